@@ -1,0 +1,62 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+/// Settings shared by every Swift target: Swift 6 mode and the strictest checks.
+let strict: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+    name: "VoiceGuidance",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "VoiceGuidance", targets: ["VoiceGuidance"]),
+        .library(name: "VoiceGuidanceTesting", targets: ["VoiceGuidanceTesting"]),
+        .library(name: "ESpeakBackend", targets: ["ESpeakBackend"]),
+        .library(name: "ALSABackend", targets: ["ALSABackend"]),
+        .executable(name: "voiceguide", targets: ["voiceguide"]),
+    ],
+    targets: [
+        // Core: SSML, Utterance, protocols, WAV, DSP, routes, phrases, scheduler. No C library.
+        .target(name: "VoiceGuidance", swiftSettings: strict),
+        .target(name: "VoiceGuidanceTesting", dependencies: ["VoiceGuidance"], swiftSettings: strict),
+
+        // C libraries from Debian, through pkg-config.
+        .systemLibrary(
+            name: "CEspeakNG", pkgConfig: "espeak-ng",
+            providers: [.apt(["libespeak-ng-dev"])]),
+        .systemLibrary(
+            name: "CALSA", pkgConfig: "alsa",
+            providers: [.apt(["libasound2-dev"])]),
+
+        // Backends: the only code that calls C.
+        .target(name: "ESpeakBackend", dependencies: ["VoiceGuidance", "CEspeakNG"], swiftSettings: strict),
+        .target(name: "ALSABackend", dependencies: ["VoiceGuidance", "CALSA"], swiftSettings: strict),
+
+        // The command line and the benchmarks.
+        .executableTarget(
+            name: "voiceguide", dependencies: ["VoiceGuidance", "ESpeakBackend", "ALSABackend"],
+            swiftSettings: strict),
+        .executableTarget(
+            name: "voiceguide-bench",
+            dependencies: ["VoiceGuidance", "ESpeakBackend", "ALSABackend", "CEspeakNG"],
+            swiftSettings: strict),
+
+        .testTarget(
+            name: "VoiceGuidanceTests", dependencies: ["VoiceGuidance", "VoiceGuidanceTesting"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "ESpeakBackendTests",
+            dependencies: ["ESpeakBackend", "VoiceGuidance", "VoiceGuidanceTesting"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "ALSABackendTests",
+            dependencies: ["ALSABackend", "ESpeakBackend", "VoiceGuidance", "VoiceGuidanceTesting"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "VoiceguideCLITests", dependencies: ["VoiceGuidance", "VoiceGuidanceTesting"],
+            swiftSettings: strict),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,1 @@
+// The ALSA sink and device listing: the only module that calls libasound.

@@ -1,0 +1,1 @@
+// The eSpeak NG renderer: the only module that calls libespeak-ng.

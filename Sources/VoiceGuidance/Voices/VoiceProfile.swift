@@ -1,0 +1,162 @@
+public import Foundation
+
+/// A voice as data: which engine voice, how fast, how high, how loud, and which units it speaks.
+///
+/// Profiles live as JSON files in `Voices/` (one per file, named `<id>.json`).
+public struct VoiceProfile: Sendable, Equatable, Codable, Identifiable {
+    /// Stable id used on the command line (`en-US`).
+    public var id: String
+    /// BCP 47 locale of the language spoken (`en-US`).
+    public var locale: String
+    /// The eSpeak NG voice name (`en-us`, `gmw/en-US`, `de`).
+    public var espeakVoice: String
+    /// An eSpeak NG variant (`f3`, `m2`), or nil for the voice's own.
+    public var variant: String?
+    /// Speaking rate in words per minute (eSpeak's scale; 175 is its default).
+    public var rate: Int
+    /// Base pitch, 0…99 (eSpeak's scale; 50 is its default).
+    public var pitch: Int
+    /// Gain in decibels applied to every sample (with a limiter, so nothing clips).
+    public var volumeDB: Double
+    /// The unit system distances are spoken in.
+    public var units: UnitSystem
+    /// The phrase book (a file in `Voices/phrases/`, by language) used to build instructions.
+    public var phrases: String
+
+    public init(
+        id: String, locale: String, espeakVoice: String, variant: String? = nil, rate: Int = 175,
+        pitch: Int = 50, volumeDB: Double = 0, units: UnitSystem = .metric, phrases: String? = nil
+    ) {
+        self.id = id
+        self.locale = locale
+        self.espeakVoice = espeakVoice
+        self.variant = variant
+        self.rate = rate
+        self.pitch = pitch
+        self.volumeDB = volumeDB
+        self.units = units
+        self.phrases = phrases ?? String(locale.prefix { $0 != "-" && $0 != "_" }).lowercased()
+    }
+
+    /// The language part of the locale, lower-cased (`en` for `en-US`).
+    public var language: String {
+        String(locale.prefix { $0 != "-" && $0 != "_" }).lowercased()
+    }
+
+    /// A US-English profile with eSpeak's defaults, for tests and as a last resort.
+    public static let fallback = VoiceProfile(
+        id: "en-US", locale: "en-US", espeakVoice: "en-us", units: .imperial, phrases: "en")
+}
+
+/// Metric (meters, kilometers) or imperial (feet, miles).
+public enum UnitSystem: String, Sendable, Equatable, Codable, CaseIterable {
+    case metric, imperial
+}
+
+/// The voice profiles found in a `Voices/` folder.
+public struct VoiceCatalog: Sendable {
+    /// The folder the profiles were read from.
+    public let directory: URL
+    /// Profiles by id, in id order.
+    public let profiles: [VoiceProfile]
+
+    /// Reads every `*.json` file directly inside `directory` as a profile.
+    ///
+    /// - Throws: `VoiceCatalogError` naming the file and field that is wrong.
+    public init(directory: URL) throws {
+        self.directory = directory
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+        } catch {
+            throw VoiceCatalogError(
+                message: "cannot read the voices folder \(directory.path): \(error.localizedDescription)")
+        }
+        var profiles: [VoiceProfile] = []
+        for name in names.sorted() where name.hasSuffix(".json") {
+            let url = directory.appendingPathComponent(name)
+            do {
+                let data = try Data(contentsOf: url)
+                profiles.append(try JSONDecoder().decode(VoiceProfile.self, from: data))
+            } catch let error as DecodingError {
+                throw VoiceCatalogError(message: "\(url.path): \(describe(error))")
+            } catch {
+                throw VoiceCatalogError(message: "\(url.path): \(error.localizedDescription)")
+            }
+        }
+        self.profiles = profiles.sorted { $0.id < $1.id }
+    }
+
+    /// The profile with this id (case-insensitive).
+    ///
+    /// - Throws: `VoiceCatalogError` listing the known ids when there is none.
+    public func profile(id: String) throws -> VoiceProfile {
+        if let found = profiles.first(where: { $0.id.lowercased() == id.lowercased() }) {
+            return found
+        }
+        let known = profiles.map(\.id).joined(separator: ", ")
+        throw VoiceCatalogError(message: "unknown voice '\(id)'; known voices: \(known)")
+    }
+
+    /// The folder `Voices/` is looked for in, first match wins: `$VOICEGUIDE_VOICES`, then
+    /// `Voices/` in the current directory and in each parent of the running executable.
+    public static func defaultDirectory(
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        executable: URL? = Bundle.main.executableURL
+    ) -> URL? {
+        if let path = environment["VOICEGUIDE_VOICES"], !path.isEmpty {
+            return URL(fileURLWithPath: path, isDirectory: true)
+        }
+        var candidates = [URL(fileURLWithPath: FileManager.default.currentDirectoryPath)]
+        if var folder = executable?.resolvingSymlinksInPath().deletingLastPathComponent() {
+            for _ in 0..<6 {
+                candidates.append(folder)
+                folder = folder.deletingLastPathComponent()
+            }
+        }
+        for folder in candidates {
+            let voices = folder.appendingPathComponent("Voices", isDirectory: true)
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: voices.path, isDirectory: &isDirectory),
+                isDirectory.boolValue
+            {
+                return voices
+            }
+        }
+        return nil
+    }
+}
+
+/// A voices folder or profile that cannot be used.
+public struct VoiceCatalogError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var message: String
+    public var description: String { message }
+}
+
+/// Describes a decoding error by the path to the field, for messages like `legs[0].steps[3].distance`.
+public func describe(_ error: DecodingError) -> String {
+    func path(_ keys: [any CodingKey]) -> String {
+        var out = ""
+        for key in keys {
+            if let index = key.intValue {
+                out += "[\(index)]"
+            } else {
+                out += out.isEmpty ? key.stringValue : ".\(key.stringValue)"
+            }
+        }
+        return out.isEmpty ? "(top level)" : out
+    }
+    switch error {
+    case .typeMismatch(let type, let context):
+        return "\(path(context.codingPath)): expected \(type): \(context.debugDescription)"
+    case .valueNotFound(let type, let context):
+        return "\(path(context.codingPath)): missing \(type) value"
+    case .keyNotFound(let key, let context):
+        return "\(path(context.codingPath + [key])): required field is missing"
+    case .dataCorrupted(let context):
+        let underlying = (context.underlyingError as NSError?)?.localizedDescription ?? ""
+        return "\(path(context.codingPath)): \(context.debugDescription) \(underlying)"
+    @unknown default:
+        return "\(error)"
+    }
+}
