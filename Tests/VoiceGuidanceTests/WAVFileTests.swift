@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import VoiceGuidance
+import VoiceGuidanceTesting
 
 @Suite struct WAVFileTests {
     @Test func roundTripKeepsSamplesAndRate() throws {
@@ -43,5 +44,13 @@ import VoiceGuidance
     ])
     func garbageIsRejected(_ data: Data) {
         #expect(throws: WAVError.self) { try WAVFile.decode(data) }
+    }
+}
+
+@Suite struct SharedFixturesTests {
+    @Test func corpusHolds580Announcements() throws {
+        let all = try SharedFixtures.announcements()
+        #expect(all.count == 580)
+        #expect(Set(all.map(\.ssml)).count == 503)
     }
 }
