@@ -1,0 +1,138 @@
+import Foundation
+import VoiceGuidance
+
+/// One thing to say, as given on the command line: a file, standard input, or the text itself.
+struct Input {
+    /// How it is named in messages (`file.ssml`, `<stdin>`, `"Turn left"`).
+    var displayName: String
+    /// A file-name stem for default output names.
+    var stem: String
+    var data: Data
+
+    /// Reads `argument`: `-` is standard input, an existing path is a file, anything else is text.
+    static func read(_ argument: String) throws -> Input {
+        if argument == "-" {
+            let data = FileHandle.standardInput.readDataToEndOfFile()
+            return Input(displayName: "<stdin>", stem: "stdin", data: data)
+        }
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: argument, isDirectory: &isDirectory) {
+            guard !isDirectory.boolValue else {
+                throw CommandFailure("\(argument) is a folder, not a file", status: ExitStatus.noInput)
+            }
+            guard let data = FileManager.default.contents(atPath: argument) else {
+                throw CommandFailure("cannot read \(argument)", status: ExitStatus.noInput)
+            }
+            let stem = URL(fileURLWithPath: argument).deletingPathExtension().lastPathComponent
+            return Input(displayName: argument, stem: stem, data: data)
+        }
+        if looksLikePath(argument) {
+            throw CommandFailure("no such file: \(argument)", status: ExitStatus.noInput)
+        }
+        return Input(displayName: "\"\(argument.prefix(40))\"", stem: slug(argument), data: Data(argument.utf8))
+    }
+
+    /// True for arguments that can only be meant as a file (`x.ssml`, `dir/x`), not as text.
+    private static func looksLikePath(_ argument: String) -> Bool {
+        guard !argument.contains(" "), !argument.contains("<") else { return false }
+        return argument.hasSuffix(".ssml") || argument.hasSuffix(".xml") || argument.hasSuffix(".txt")
+            || argument.contains("/")
+    }
+
+    /// A short, file-name-safe version of some text: lower-case words joined by dashes.
+    static func slug(_ text: String) -> String {
+        let plain = text.replacingOccurrences(of: "<[^>]*>", with: " ", options: .regularExpression)
+        var words: [String] = []
+        var current = ""
+        for character in plain.lowercased() {
+            if character.isLetter || character.isNumber, character.isASCII {
+                current.append(character)
+            } else if !current.isEmpty {
+                words.append(current)
+                current = ""
+            }
+        }
+        if !current.isEmpty { words.append(current) }
+        let joined = words.prefix(8).joined(separator: "-")
+        return joined.isEmpty ? "utterance" : String(joined.prefix(60))
+    }
+}
+
+/// How input text is read.
+enum InputMode {
+    /// SSML when it looks like markup, plain text otherwise.
+    case automatic
+    case ssml
+    case text
+
+    static func from(_ arguments: inout CommandLineArguments) throws -> InputMode {
+        let ssml = arguments.flag("--ssml")
+        let text = arguments.flag("--text")
+        switch (ssml, text) {
+        case (true, true): throw UsageError("--ssml and --text cannot be used together")
+        case (true, false): return .ssml
+        case (false, true): return .text
+        case (false, false): return .automatic
+        }
+    }
+}
+
+/// Turns input into an utterance, reporting SSML errors with the input's name, line and column.
+struct UtteranceReader {
+    var parser = SSMLParser()
+    var mode: InputMode = .automatic
+
+    func utterance(from input: Input) throws -> Utterance {
+        switch mode {
+        case .text:
+            guard let text = String(data: input.data, encoding: .utf8) else {
+                throw CommandFailure("\(input.displayName): error: the input is not valid UTF-8")
+            }
+            return Utterance(text: text.trimmingCharacters(in: .whitespacesAndNewlines))
+        case .ssml, .automatic:
+            do {
+                return try parser.parse(data: input.data)
+            } catch let error as SSMLError {
+                throw CommandFailure("\(Self.located(input.displayName, error.location)) error: \(error.message)")
+            }
+        }
+    }
+
+    /// `name:line:col:` (or `name:` without a location).
+    static func located(_ name: String, _ location: SourceLocation?) -> String {
+        guard let location else { return "\(name):" }
+        return "\(name):\(location.line):\(location.column):"
+    }
+}
+
+/// Finds the voice profiles and picks one.
+enum Voices {
+    static func catalog() throws -> VoiceCatalog {
+        guard let folder = VoiceCatalog.defaultDirectory() else {
+            throw CommandFailure(
+                "cannot find the Voices/ folder; run from the repository or set VOICEGUIDE_VOICES")
+        }
+        return try VoiceCatalog(directory: folder)
+    }
+
+    /// The profile named by `--voice`, else en-US.
+    static func profile(_ arguments: inout CommandLineArguments) throws -> VoiceProfile {
+        let id = try arguments.option("--voice") ?? "en-US"
+        do {
+            return try catalog().profile(id: id)
+        } catch let error as VoiceCatalogError {
+            throw CommandFailure(error.message)
+        }
+    }
+}
+
+/// JSON output: compact, keys sorted, slashes left alone.
+enum JSONOutput {
+    static func line(_ object: Any) -> String {
+        guard
+            let data = try? JSONSerialization.data(
+                withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
+        else { return "{}" }
+        return String(decoding: data, as: UTF8.self)
+    }
+}

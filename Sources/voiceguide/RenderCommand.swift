@@ -1,0 +1,93 @@
+import ESpeakBackend
+import Foundation
+import VoiceGuidance
+
+/// `voiceguide render`: SSML or text to WAV files, in one process.
+enum RenderCommand: Command {
+    static let name = "render"
+    static let summary = "render SSML or text to WAV files"
+    static let usage = """
+        usage: voiceguide render [--voice ID] [--ssml | --text] [-o OUT.wav | --out-dir DIR] [--json]
+                                 (FILE... | - | "string")
+
+        Renders each input to a WAV file (mono 16-bit PCM). An input is a file, - for standard input,
+        or the text itself. Without -o, each output is named after its input (input.wav) and written
+        to --out-dir, or to the current folder.
+
+          --voice ID     voice profile from Voices/ (default en-US; see 'voiceguide voices')
+          --ssml         read input as SSML (default: SSML when it looks like markup)
+          --text         read input as plain text, markup and all
+          -o, --output   the output file (one input only)
+          --out-dir DIR  folder for the outputs (created if missing)
+          --json         print one JSON object per output: path, sample_rate, samples,
+                         duration_s, marks [{name, sample}], words [{text, sample}], warnings
+
+        Exit status: 0 all rendered, 1 an input failed (the others are still written), 64 usage.
+        """
+
+    static func run(_ arguments: inout CommandLineArguments) async throws -> Int32 {
+        let voice = try Voices.profile(&arguments)
+        let reader = UtteranceReader(mode: try InputMode.from(&arguments))
+        let output = try arguments.option("-o", "--output")
+        let outDir = try arguments.option("--out-dir")
+        let json = arguments.flag("--json")
+        let inputs = try arguments.positionals()
+        guard !inputs.isEmpty else { throw UsageError("nothing to render: give a FILE, - or a string") }
+        if output != nil, inputs.count > 1 { throw UsageError("-o takes one input; use --out-dir for several") }
+        if output != nil, outDir != nil { throw UsageError("-o and --out-dir cannot be used together") }
+
+        let folder = URL(fileURLWithPath: outDir ?? ".", isDirectory: true)
+        if outDir != nil {
+            do {
+                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            } catch {
+                throw CommandFailure("cannot create \(folder.path): \(error.localizedDescription)")
+            }
+        }
+        let renderer = try Engines.espeak()
+        var status = ExitStatus.success
+        var usedNames: Set<String> = []
+        for argument in inputs {
+            do {
+                let input = try Input.read(argument)
+                let utterance = try reader.utterance(from: input)
+                let audio = try renderer.render(utterance, voice: voice)
+                let url: URL
+                if let output {
+                    url = URL(fileURLWithPath: output)
+                } else {
+                    var stem = input.stem
+                    var counter = 2
+                    while usedNames.contains(stem) {
+                        stem = "\(input.stem)-\(counter)"
+                        counter += 1
+                    }
+                    usedNames.insert(stem)
+                    url = folder.appendingPathComponent(stem + ".wav")
+                }
+                try WAVFile.write(audio, to: url)
+                let warnings = utterance.warnings.map { "\(input.displayName):\($0)" } + audio.warnings
+                if json {
+                    print(
+                        JSONOutput.line([
+                            "path": url.path, "sample_rate": audio.sampleRate, "samples": audio.samples.count,
+                            "duration_s": (audio.duration * 1000).rounded() / 1000,
+                            "marks": audio.marks.map { ["name": $0.name, "sample": $0.sample] },
+                            "words": audio.words.map { ["text": $0.text, "sample": $0.sample] },
+                            "warnings": warnings,
+                        ]))
+                } else {
+                    for warning in warnings { Console.error(warning) }
+                    print("\(url.path)  \(String(format: "%.2f", audio.duration)) s")
+                }
+            } catch let failure as CommandFailure {
+                Console.error(failure.message)
+                status = max(status, failure.status)
+            } catch {
+                Console.error("\(argument): error: \(error)")
+                status = ExitStatus.failure
+            }
+        }
+        return status
+    }
+}
