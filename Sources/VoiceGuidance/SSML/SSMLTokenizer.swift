@@ -55,7 +55,9 @@ struct SSMLTokenizer {
                 return try readCDATA()
             } else if matches("<!") {
                 let start = location
-                let isDTD = matches("<!DOCTYPE") || matches("<!ENTITY")
+                let isDTD =
+                    matches("<!DOCTYPE") || matches("<!ENTITY") || matches("<!ELEMENT")
+                    || matches("<!ATTLIST")
                 throw SSMLError(
                     .malformed,
                     isDTD
