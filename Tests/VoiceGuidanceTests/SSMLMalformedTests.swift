@@ -161,6 +161,15 @@ private typealias Support = SSMLTestSupport
         #expect(found.message.contains("offset \(offset)"))
     }
 
+    @Test func utf16InputGetsAHint() throws {
+        var bytes: [UInt8] = [0xFF, 0xFE]
+        for unit in "<speak>Hi</speak>".utf16 { bytes += [UInt8(unit & 0xFF), UInt8(unit >> 8)] }
+        let error = try #require(Support.error(data: Data(bytes)))
+        #expect(error.kind == .invalidEncoding)
+        #expect(error.location == SourceLocation(line: 1, column: 1))
+        #expect(error.message.contains("UTF-16"))
+    }
+
     @Test func segmentCountIsLimited() throws {
         let parser = SSMLParser(limits: .init(maxSegments: 3))
         #expect(try parser.parse(#"a<mark name="1"/>b"#).segments.count == 3)

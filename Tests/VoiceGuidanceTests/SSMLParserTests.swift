@@ -120,6 +120,13 @@ private typealias Support = SSMLTestSupport
         #expect(Support.onlyText(utterance)?.text == "Turn onto A & B Road")
         #expect(utterance.warnings.map(\.location) == [SourceLocation(line: 1, column: 13)])
         #expect(Support.error("<speak>A & B</speak>")?.location == SourceLocation(line: 1, column: 10))
+        let inElement = try parser.parse("Turn <emphasis>A & B</emphasis>")
+        #expect(inElement.warnings.map(\.element) == ["emphasis"])
+    }
+
+    @Test func whitespaceReferencesDoNotStartText() throws {
+        let utterance = try parser.parse("<speak>&#10;&#32;<s>x</s></speak>")
+        #expect(Support.onlyText(utterance)?.location == SourceLocation(line: 1, column: 21))
     }
 
     // MARK: - p, s
@@ -335,6 +342,14 @@ private typealias Support = SSMLTestSupport
         #expect(utterance.warnings.first?.element == "phoneme")
         #expect(utterance.warnings.first?.location == SourceLocation(line: 1, column: 10))
         #expect(Support.error(#"<phoneme alphabet="ipa">x</phoneme>"#)?.kind == .malformed)
+    }
+
+    @Test func emptyPhonemeIsASegmentOfItsOwn() throws {
+        let utterance = try parser.parse(#"<speak>Say <phoneme alphabet="ipa" ph="ˈhɛloʊ"/> now</speak>"#)
+        let segments = Support.texts(utterance)
+        #expect(segments.map(\.text) == ["Say", "", "now"])
+        #expect(segments[1].phoneme == PhonemeSpec(alphabet: .ipa, symbols: "ˈhɛloʊ"))
+        #expect(segments[1].location == SourceLocation(line: 1, column: 12))
     }
 
     // MARK: - emphasis, lang, voice, mark, w

@@ -31,13 +31,19 @@ struct SSMLTokenizer {
     private var column = 1
     /// Set once the first start tag is seen: whether that tag was `<speak>`.
     private var firstTagName: String?
-    /// Non-fatal findings (a bare `&` in plain text).
-    private(set) var warnings: [SSMLDiagnostic] = []
+    /// Non-fatal findings not yet taken (a bare `&` in plain text).
+    private var warnings: [SSMLDiagnostic] = []
 
     init(_ text: String) {
         var bytes = Array(text.utf8)
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }  // byte order mark
         self.bytes = bytes
+    }
+
+    /// Returns the warnings found since the last call, naming `element` as the one they are in.
+    mutating func takeWarnings(element: String?) -> [SSMLDiagnostic] {
+        defer { warnings.removeAll() }
+        return warnings.map { SSMLDiagnostic(element: element, message: $0.message, location: $0.location) }
     }
 
     private var location: SourceLocation { SourceLocation(line: line, column: column) }
@@ -185,7 +191,7 @@ struct SSMLTokenizer {
             if byte == UInt8(ascii: "&") {
                 let here = location
                 if let decoded = try readReference(inAttribute: false) {
-                    if firstVisible == nil, decoded != [0x20] { firstVisible = here }
+                    if firstVisible == nil, !decoded.allSatisfy(Self.isWhitespace) { firstVisible = here }
                     text.append(contentsOf: decoded)
                 }
                 continue

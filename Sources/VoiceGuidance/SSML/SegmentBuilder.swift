@@ -39,6 +39,14 @@ struct SegmentBuilder {
         pendingText += text
     }
 
+    /// Adds a text segment with no text (a `<phoneme>` whose pronunciation is all there is).
+    mutating func appendEmptyText(attributes: TextAttributes, at location: SourceLocation) throws(SSMLError) {
+        try flush()
+        try append(.text(attributes.segment(text: "", location: location)), soft: false, at: location)
+        hasContent = true
+        suppressesNextSoftPause = false
+    }
+
     /// Ends the current run of text, so the next text starts a new segment.
     mutating func flush() throws(SSMLError) {
         guard let attributes = pendingAttributes else { return }
