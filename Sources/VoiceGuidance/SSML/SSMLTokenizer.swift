@@ -309,11 +309,12 @@ struct SSMLTokenizer {
         let first = index
         while index < bytes.count, Self.isNameByte(bytes[index]) { advance() }
         let name = String(decoding: bytes[first..<index], as: UTF8.self)
-        let parts = name.split(separator: ":", omittingEmptySubsequences: false)
-        if parts.count > 2 || (parts.count == 2 && (parts[0].isEmpty || parts[1].isEmpty)) {
+        let colons = bytes[first..<index].indices.filter { bytes[$0] == UInt8(ascii: ":") }
+        if colons.count > 1 || colons.first.map({ $0 == first || $0 == index - 1 }) == true {
             var hint = ""
-            if parts.count == 2, parts[1].isEmpty, index < bytes.count, Self.isWhitespace(bytes[index]) {
-                hint = " (a space after the colon? write '\(name)effect', with no space)"
+            if colons.count == 1, colons[0] == index - 1, index < bytes.count, Self.isWhitespace(bytes[index])
+            {
+                hint = " (is there a space after the colon?)"
             }
             throw SSMLError(
                 .malformed,
