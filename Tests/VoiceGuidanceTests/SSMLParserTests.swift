@@ -71,6 +71,22 @@ private typealias Support = SSMLTestSupport
         #expect(utterance.warnings.isEmpty)
     }
 
+    @Test func defaultLimitsAreTheDocumentedOnes() {
+        let limits = SSMLParser.Limits()
+        #expect(limits.maxInputBytes == 65_536)
+        #expect(limits.maxDepth == 64)
+        #expect(limits.maxSegments == 4096)
+        #expect(limits.maxBreakSeconds == 10)
+        #expect(limits.maxTotalBreakSeconds == 60)
+        #expect(!SSMLParser().isStrict)
+    }
+
+    @Test func whitespaceInsideTagsIsAllowed() throws {
+        let utterance = try parser.parse("<speak\n  xml:lang = 'en-US' >Hi<break\ttime='1s'\n/></speak >")
+        #expect(utterance.language == "en-US")
+        #expect(utterance.segments.map(Self.shape) == ["Hi", "pause 1.0s"])
+    }
+
     @Test func crlfCountsAsOneLineBreak() throws {
         let utterance = try parser.parse("<speak>\r\n\r\n  <s>Hi</s></speak>")
         #expect(Support.onlyText(utterance)?.location == SourceLocation(line: 3, column: 6))
