@@ -154,6 +154,9 @@ struct ESpeakSession: Sendable {
     ) throws(ESpeakError) -> Bool {
         var flags = UInt32(espeakCHARS_UTF8)
         if phonemeInput { flags |= UInt32(espeakPHONEMES) }
+        // Set on every call (it only stores a pointer): code in the same process that drives
+        // libespeak-ng directly, such as a benchmark, may have replaced it.
+        espeak_SetSynthCallback(synthesisCallback)
         let status = withoutActuallyEscaping(receive) { escapable in
             let request = SynthesisRequest(receive: escapable)
             return withExtendedLifetime(request) {
