@@ -201,11 +201,13 @@ struct ESpeakSession: Sendable {
             var index = 0
             while let entry = list[index] {
                 let voice = entry.pointee
+                let languages = languageList(voice.languages)
                 voices.append(
                     ESpeakVoice(
                         name: voice.name.map { String(cString: $0) } ?? "",
-                        languages: languageList(voice.languages),
-                        identifier: voice.identifier.map { String(cString: $0) } ?? ""))
+                        languages: languages.map(\.name),
+                        identifier: voice.identifier.map { String(cString: $0) } ?? "",
+                        languagePriorities: languages.map(\.priority)))
                 index += 1
             }
         }
@@ -215,13 +217,14 @@ struct ESpeakSession: Sendable {
 }
 
 /// Reads eSpeak's language list: (priority byte, NUL-terminated name)… ending in a NUL byte.
-private func languageList(_ pointer: UnsafePointer<CChar>?) -> [String] {
+private func languageList(_ pointer: UnsafePointer<CChar>?) -> [(name: String, priority: Int)] {
     guard var cursor = pointer else { return [] }
-    var languages: [String] = []
+    var languages: [(name: String, priority: Int)] = []
     while cursor.pointee != 0 {
-        cursor += 1  // the priority byte
+        let priority = Int(UInt8(bitPattern: cursor.pointee))
+        cursor += 1
         let name = String(cString: cursor)
-        if !name.isEmpty { languages.append(name) }
+        if !name.isEmpty { languages.append((name, priority)) }
         cursor += name.utf8.count + 1
     }
     return languages

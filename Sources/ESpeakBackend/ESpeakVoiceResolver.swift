@@ -77,19 +77,25 @@ struct ESpeakVoiceResolver: Sendable {
             return .profile
         }
         if primary == profile.language && !hasRegion { return .profile }
-        if let exact = voices.first(where: { $0.languages.contains { Self.normalized($0) == wanted } }) {
-            return .voice(exact)
-        }
+        if let exact = preferredVoice(speaking: wanted) { return .voice(exact) }
         if primary == profile.language { return .profile }
-        if let general = voices.first(where: { $0.languages.contains { Self.normalized($0) == primary } }) {
-            return .voice(general)
-        }
+        if let general = preferredVoice(speaking: primary) { return .voice(general) }
         if let related = voices.first(where: {
             $0.languages.contains { Self.normalized($0).hasPrefix(primary + "-") }
         }) {
             return .voice(related)
         }
         return .none
+    }
+
+    /// The voice eSpeak prefers for a language (lowest priority number, then list order).
+    private func preferredVoice(speaking language: String) -> ESpeakVoice? {
+        var best: (voice: ESpeakVoice, priority: Int)?
+        for voice in voices {
+            guard let priority = voice.priority(of: language) else { continue }
+            if best == nil || priority < best!.priority { best = (voice, priority) }
+        }
+        return best?.voice
     }
 
     /// An installed voice by display name, identifier, the identifier's last part, or language.
@@ -99,7 +105,7 @@ struct ESpeakVoiceResolver: Sendable {
             ?? voices.first {
                 Self.normalized(String($0.identifier.split(separator: "/").last ?? "")) == wanted
             }
-            ?? voices.first { $0.languages.contains { Self.normalized($0) == wanted } }
+            ?? preferredVoice(speaking: wanted)
     }
 
     /// A short list of installed voices for error messages (`de (gmw/de), en-us (gmw/en-US), …`).

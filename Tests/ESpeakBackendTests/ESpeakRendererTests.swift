@@ -148,6 +148,22 @@ struct ESpeakRendererTests {
         #expect(AudioAnalysis.spectralSimilarity(tail, englishAlone.samples) > 0.9)
     }
 
+    @Test(arguments: [
+        ("fr-FR", "roa/fr"), ("es-ES", "roa/es"), ("en-GB", "gmw/en"), ("de-AT", "gmw/de"),
+        ("pt-BR", "roa/pt-BR"),
+        ("EN-us", "en-us"), ("en", "en-us"), ("it_IT", "roa/it"),
+    ])
+    func languageTagsPickEspeakVoices(tag: String, voiceName: String) throws {
+        #expect(try trace([text("x", language: tag)]).trace.map(\.settings.voiceName) == [voiceName])
+    }
+
+    @Test func emptyTextAndLongPauses() throws {
+        let empty = try render([text(""), text("  "), .mark("m")])
+        #expect(empty.samples.isEmpty)
+        #expect(empty.marks == [MarkBoundary(name: "m", sample: 0)])
+        #expect(throws: RenderError.self) { try render([.pause(.seconds(400)), .pause(.seconds(400))]) }
+    }
+
     @Test func languageOfTheProfileKeepsTheProfileVoice() throws {
         let segments = [text("Turn left", language: "en"), text("now", language: "en-US")]
         #expect(try trace(segments).trace.map(\.settings.voiceName) == ["en-us", "en-us"])
