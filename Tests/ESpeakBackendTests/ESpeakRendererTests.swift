@@ -196,7 +196,7 @@ struct ESpeakRendererTests {
 
     /// eSpeak NG's waveform depends on what the process synthesized before, so the comparison
     /// with `espeak-ng -w` (a fresh process) renders in a fresh process too: this test binary,
-    /// running only `renderForComparison` (below) with the output path in the environment.
+    /// running only `renderInFreshProcess` (below) with the output path in the environment.
     @Test func matchesTheCommandLineProgram() throws {
         let sentence = "Turn left onto Main Street, then keep right."
         let directory = FileManager.default.temporaryDirectory
@@ -208,7 +208,7 @@ struct ESpeakRendererTests {
         try run("/usr/bin/espeak-ng", ["-v", "en-us", "-s", "175", "-w", cliWAV.path, sentence])
         try run(
             ProcessInfo.processInfo.arguments[0],
-            ["--testing-library", "swift-testing", "--filter", "renderForComparison"],
+            ["--testing-library", "swift-testing", "--filter", "renderInFreshProcess"],
             environment: [
                 FreshProcessRender.outputVariable: oursWAV.path, FreshProcessRender.textVariable: sentence,
             ])
@@ -225,6 +225,44 @@ struct ESpeakRendererTests {
         let again = try render([text(sentence)])
         #expect(AudioAnalysis.spectralSimilarity(again.samples, theirs) > 0.9)
         #expect(abs(again.samples.count - theirs.count) < rate / 50)
+    }
+
+    @Test func missingDataIsAnErrorNotAnExit() throws {
+        let directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("espeak-empty-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let report = directory.appendingPathComponent("report.txt")
+        try run(
+            ProcessInfo.processInfo.arguments[0],
+            ["--testing-library", "swift-testing", "--filter", "renderInFreshProcess"],
+            environment: [
+                FreshProcessRender.outputVariable: report.path,
+                FreshProcessRender.dataVariable: directory.path,
+            ])
+        let message = try String(contentsOf: report, encoding: .utf8)
+        #expect(message.hasPrefix("engineUnavailable: cannot start eSpeak NG"), "\(message)")
+        #expect(message.contains(directory.path))
+    }
+
+    @Test func anotherDataPathAfterStartIsAnError() {
+        #expect {
+            _ = try ESpeakRenderer(dataPath: "/tmp/some-other-espeak-data")
+        } throws: { error in
+            (error as? RenderError)?.kind == .engineUnavailable
+        }
+    }
+
+    @Test func emphasisChangesRatePitchAndVolume() throws {
+        let segments: [Segment] = [
+            .text(TextSegment(text: "now", emphasis: .strong)),
+            .text(TextSegment(text: "now", emphasis: .reduced)),
+            .text(TextSegment(text: "now", emphasis: EmphasisLevel.none)),
+        ]
+        let settings = try trace(segments).trace.map(\.settings)
+        #expect(settings[0].rate < 175 && settings[0].pitch > 50 && settings[0].gainDB > 0)
+        #expect(settings[1].rate > 175 && settings[1].pitch < 50 && settings[1].gainDB < 0)
+        #expect(settings[2].rate == 175 && settings[2].pitch == 50 && settings[2].gainDB == 0)
     }
 
     private func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws
@@ -359,18 +397,29 @@ struct ESpeakRendererTests {
     }
 }
 
-/// The renderer's side of `matchesTheCommandLineProgram`, run in a child process (the first
-/// utterance of a fresh engine); skipped unless that test set the environment.
+/// The child-process side of `matchesTheCommandLineProgram` and `missingDataIsAnErrorNotAnExit`:
+/// the first use of a fresh engine. Skipped unless one of those tests set the environment.
 @Suite struct FreshProcessRender {
     static let outputVariable = "VOICEGUIDANCE_FRESH_RENDER_OUTPUT"
     static let textVariable = "VOICEGUIDANCE_FRESH_RENDER_TEXT"
+    static let dataVariable = "VOICEGUIDANCE_FRESH_RENDER_DATA"
 
     @Test(.enabled(if: ProcessInfo.processInfo.environment[outputVariable] != nil))
-    func renderForComparison() throws {
+    func renderInFreshProcess() throws {
         let environment = ProcessInfo.processInfo.environment
-        let output = try #require(environment[Self.outputVariable])
+        let output = URL(fileURLWithPath: try #require(environment[Self.outputVariable]))
+        if let dataPath = environment[Self.dataVariable] {
+            // Starting with a folder that holds no data must throw, not exit the process.
+            do {
+                _ = try ESpeakRenderer(dataPath: dataPath)
+                try Data("started".utf8).write(to: output)
+            } catch let error as RenderError {
+                try Data("\(error.kind): \(error.message)".utf8).write(to: output)
+            }
+            return
+        }
         let text = try #require(environment[Self.textVariable])
         let audio = try ESpeakRenderer().render(Utterance(text: text), voice: .fallback)
-        try WAVFile.write(audio, to: URL(fileURLWithPath: output))
+        try WAVFile.write(audio, to: output)
     }
 }
