@@ -110,7 +110,8 @@ public final class ESpeakRenderer: SpeechRenderer {
                     trace.append(SegmentTrace(text: text.text, settings: settings))
                     let keepTail = Self.nextIsText(segments, after: index)
                     try speak(
-                        settings, written: text.text, output: output, warnings: &warnings, resolver: resolver)
+                        settings, written: text.text, output: output, warnings: &warnings,
+                        profileVoice: resolver.profileVoiceName(voice))
                     output.endSpeech(keepTail: keepTail)
                 }
             }
@@ -124,16 +125,32 @@ public final class ESpeakRenderer: SpeechRenderer {
 
     /// Speaks one text segment into `output`, falling back to the profile's voice when the
     /// segment's voice cannot be selected.
+    ///
+    /// - Throws: `RenderError.Kind.synthesisFailed` when eSpeak NG fails.
     private func speak(
         _ settings: ESpeakSegmentSettings, written: String, output: RenderOutput, warnings: inout [String],
-        resolver: ESpeakVoiceResolver
+        profileVoice: String
     ) throws {
-        let fallbackWarning: String? = try engine.perform { session in
+        let fallbackWarning: String?
+        do {
+            fallbackWarning = try speakLocked(
+                settings, written: written, output: output, profileVoice: profileVoice)
+        } catch let error as ESpeakError {
+            throw RenderError(.synthesisFailed, error.message)
+        }
+        if let fallbackWarning, !warnings.contains(fallbackWarning) { warnings.append(fallbackWarning) }
+    }
+
+    private func speakLocked(
+        _ settings: ESpeakSegmentSettings, written: String, output: RenderOutput, profileVoice: String
+    ) throws -> String? {
+        try engine.perform { session in
             var warning: String?
             do {
                 try session.selectVoice(settings.voiceName)
             } catch {
-                warning = "\(error); speaking in \(session.currentVoice ?? "the previous voice")"
+                warning = "\(error); speaking in \(profileVoice)"
+                try session.selectVoice(profileVoice)
             }
             try session.setProsody(rate: settings.rate, pitch: settings.pitch)
             output.beginSpeech(
@@ -145,12 +162,17 @@ public final class ESpeakRenderer: SpeechRenderer {
             }
             return warning
         }
-        if let fallbackWarning, !warnings.contains(fallbackWarning) { warnings.append(fallbackWarning) }
     }
 
     /// Selects the profile's voice, turning a failure into `RenderError.voiceNotFound`.
     private func select(_ name: String, in session: inout ESpeakSession, resolver: ESpeakVoiceResolver) throws
     {
+        if resolver.isMBROLA(name) {
+            throw RenderError(
+                .voiceNotFound,
+                "eSpeak NG voice '\(name)' is an MBROLA voice, which needs the separate mbrola program; "
+                    + "installed voices: \(resolver.summary())")
+        }
         do {
             try session.selectVoice(name)
         } catch {

@@ -10,6 +10,14 @@ struct ESpeakVoiceResolver: Sendable {
         voices = installed.filter { !$0.isMBROLA }
     }
 
+    /// Whether `name` (`mb-de1`, `mb/mb-de1+f3`) names an MBROLA voice, which cannot be used:
+    /// the MBROLA synthesizer is not part of eSpeak NG, and selecting one without it fails after
+    /// printing to stderr. eSpeak NG names all of them `mb-…` in the folder `mb/`.
+    func isMBROLA(_ name: String) -> Bool {
+        let base = name.lowercased()
+        return base.hasPrefix("mb-") || base.hasPrefix("mb/")
+    }
+
     /// The eSpeak variant a `<voice gender>` asks for, or nil to keep the profile's.
     static func variant(forGender gender: String) -> String? {
         switch gender.lowercased() {

@@ -295,6 +295,16 @@ struct ESpeakRendererTests {
         #expect(try trace([text("Turn left.")]).trace.map(\.settings.voiceName) == ["en-us"])
     }
 
+    @Test func mbrolaVoiceIsRefusedWithoutCallingEspeak() throws {
+        let mbrola = VoiceProfile(id: "x", locale: "de-DE", espeakVoice: "mb-de1")
+        #expect {
+            _ = try render([text("hallo")], voice: mbrola)
+        } throws: { error in
+            guard let error = error as? RenderError else { return false }
+            return error.kind == .voiceNotFound && error.message.contains("MBROLA")
+        }
+    }
+
     @Test func stopEndsWithinAChunk() throws {
         var chunks = 0
         var samples = 0
