@@ -28,6 +28,8 @@ final class ESpeakEngine: Sendable {
     /// Samples per second of everything the engine makes.
     let sampleRate: Int
     private let session: Mutex<ESpeakSession>
+    /// The thread inside `perform` (`pthread_self`), or 0.
+    private let owner = Atomic<UInt>(0)
 
     private enum Slot: Sendable {
         case empty
@@ -99,9 +101,25 @@ final class ESpeakEngine: Sendable {
 
     /// Runs `body` with exclusive use of the library.
     ///
-    /// `body` must not call back into the engine (the lock is not reentrant).
+    /// - Throws: `ESpeakError` when called from inside `body` on the same thread (a render
+    ///   handler that renders again): the lock is not reentrant, so that would deadlock.
     func perform<Result: Sendable>(_ body: (inout ESpeakSession) throws -> Result) throws -> Result {
-        try session.withLock { session in try body(&session) }
+        #if canImport(Glibc)
+            let thread = UInt(pthread_self())
+        #else
+            let thread = UInt(bitPattern: pthread_self())
+        #endif
+        if owner.load(ordering: .acquiring) == thread {
+            throw ESpeakError(
+                code: .other,
+                message:
+                    "eSpeak NG is already in use on this thread: a render handler must not call the renderer")
+        }
+        return try session.withLock { session in
+            owner.store(thread, ordering: .releasing)
+            defer { owner.store(0, ordering: .releasing) }
+            return try body(&session)
+        }
     }
 }
 

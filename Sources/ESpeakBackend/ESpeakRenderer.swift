@@ -36,7 +36,7 @@ public final class ESpeakRenderer: SpeechRenderer {
     ///
     /// - Throws: `RenderError.Kind.engineUnavailable` when the library cannot start.
     public static func installedVoices() throws -> [ESpeakVoice] {
-        try ESpeakRenderer().engine.perform { session in session.installedVoices() }
+        try ESpeakRenderer().locked { session in session.installedVoices() }
     }
 
     /// The phonemes eSpeak NG would speak for `text` in `voice`, clauses separated by spaces.
@@ -47,7 +47,7 @@ public final class ESpeakRenderer: SpeechRenderer {
     ///   - ipa: IPA when true, eSpeak's ASCII phoneme mnemonics when false.
     /// - Throws: `RenderError.Kind.voiceNotFound` when the profile's voice is not installed.
     public func phonemes(for text: String, voice: VoiceProfile, ipa: Bool = true) throws -> String {
-        try engine.perform { session in
+        try locked { session in
             let resolver = ESpeakVoiceResolver(installed: session.installedVoices())
             try select(resolver.profileVoiceName(voice), in: &session, resolver: resolver)
             return session.phonemes(for: text, ipa: ipa).joined(separator: " ")
@@ -82,7 +82,7 @@ public final class ESpeakRenderer: SpeechRenderer {
                 "the utterance asks for \(totalPause) s of pauses; the limit is \(Self.maximumPauseSeconds) s"
             )
         }
-        let resolver = try engine.perform { session in
+        let resolver = try locked { session in
             let resolver = ESpeakVoiceResolver(installed: session.installedVoices())
             try select(resolver.profileVoiceName(voice), in: &session, resolver: resolver)
             return resolver
@@ -144,7 +144,7 @@ public final class ESpeakRenderer: SpeechRenderer {
     private func speakLocked(
         _ settings: ESpeakSegmentSettings, written: String, output: RenderOutput, profileVoice: String
     ) throws -> String? {
-        try engine.perform { session in
+        try locked { session in
             var warning: String?
             do {
                 try session.selectVoice(settings.voiceName)
@@ -161,6 +161,15 @@ public final class ESpeakRenderer: SpeechRenderer {
                 output.receive(chunk, events: events)
             }
             return warning
+        }
+    }
+
+    /// Runs `body` with the engine held; eSpeak failures become `RenderError.Kind.synthesisFailed`.
+    private func locked<Result: Sendable>(_ body: (inout ESpeakSession) throws -> Result) throws -> Result {
+        do {
+            return try engine.perform(body)
+        } catch let error as ESpeakError {
+            throw RenderError(.synthesisFailed, error.message)
         }
     }
 

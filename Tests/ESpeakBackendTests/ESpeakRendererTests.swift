@@ -305,6 +305,25 @@ struct ESpeakRendererTests {
         }
     }
 
+    @Test func handlerThatRendersAgainGetsAnErrorNotADeadlock() throws {
+        var nestedError: RenderError?
+        let renderer = self.renderer
+        let voice = english
+        let audio = try renderer.render(Utterance(text: "Turn left."), voice: voice) { event in
+            if nestedError == nil {
+                do {
+                    _ = try renderer.render(Utterance(text: "again"), voice: voice)
+                } catch {
+                    nestedError = error as? RenderError
+                }
+            }
+            return .continue
+        }
+        #expect(audio.sampleCount > rate / 4)
+        let error = try #require(nestedError)
+        #expect(error.message.contains("must not call the renderer"))
+    }
+
     @Test func stopEndsWithinAChunk() throws {
         var chunks = 0
         var samples = 0
