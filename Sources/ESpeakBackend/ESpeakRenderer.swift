@@ -32,7 +32,8 @@ public final class ESpeakRenderer: SpeechRenderer {
     /// The sample rate eSpeak NG makes (22,050 Hz).
     public var sampleRate: Int { engine.sampleRate }
 
-    /// The voices installed with eSpeak NG, MBROLA ones included.
+    /// The voices installed with eSpeak NG (its own; MBROLA voices, which need the separate
+    /// mbrola program, are not listed).
     ///
     /// - Throws: `RenderError.Kind.engineUnavailable` when the library cannot start.
     public static func installedVoices() throws -> [ESpeakVoice] {

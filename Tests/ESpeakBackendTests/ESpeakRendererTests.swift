@@ -400,6 +400,19 @@ struct ESpeakRendererTests {
         #expect(german.name == "German")
     }
 
+    @Test func corpusAnnouncementsRenderCleanly() throws {
+        let texts = Array(Set(try SharedFixtures.announcements().map(\.text))).sorted()
+        #expect(texts.count > 400)
+        for text in stride(from: 0, to: texts.count, by: 10).map({ texts[$0] }) {
+            let audio = try renderer.render(Utterance(text: text), voice: english)
+            #expect(audio.duration > 0.3, "\(text)")
+            #expect(AudioAnalysis.leadingSilence(audio.samples, sampleRate: rate) == 0, "\(text)")
+            #expect(AudioAnalysis.trailingSilence(audio.samples, sampleRate: rate) == 0, "\(text)")
+            #expect(!audio.words.isEmpty && audio.words.map(\.sample) == audio.words.map(\.sample).sorted())
+            #expect(audio.words.allSatisfy { $0.sample < audio.samples.count }, "\(text)")
+        }
+    }
+
     @Test func concurrentRendersAgree() async throws {
         let renderer = self.renderer
         let voice = english
