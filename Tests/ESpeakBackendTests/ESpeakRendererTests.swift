@@ -390,6 +390,10 @@ struct ESpeakRendererTests {
             try renderer.phonemes(for: "Hello world. Turn left.", voice: english)
                 == "həlˈoʊ wˈɜːld tˈɜːn lˈɛft")
         #expect(try renderer.phonemes(for: "hello", voice: english, ipa: false) == "h@l'oU")
+        #expect(try renderer.phonemes(for: "", voice: english) == "")
+        #expect(
+            try renderer.phonemes(
+                for: "Hallo", voice: VoiceProfile(id: "de", locale: "de-DE", espeakVoice: "de")) == "hˈaloː")
     }
 
     @Test func installedVoicesIncludeGerman() throws {
