@@ -175,8 +175,10 @@ struct LanguageRules: Sendable {
             "der": GrammaticalForm(grammaticalCase: .nominative),
             "des": GrammaticalForm(grammaticalCase: .genitive),
             "im": GrammaticalForm(grammaticalCase: .dative), "am": GrammaticalForm(grammaticalCase: .dative),
-            "zum": GrammaticalForm(grammaticalCase: .dative), "zur": GrammaticalForm(grammaticalCase: .dative),
-            "vom": GrammaticalForm(grammaticalCase: .dative), "beim": GrammaticalForm(grammaticalCase: .dative),
+            "zum": GrammaticalForm(grammaticalCase: .dative),
+            "zur": GrammaticalForm(grammaticalCase: .dative),
+            "vom": GrammaticalForm(grammaticalCase: .dative),
+            "beim": GrammaticalForm(grammaticalCase: .dative),
             "ins": GrammaticalForm(gender: .neuter, grammaticalCase: .accusative),
         ],
         denominators: [2: unit("halb", "halbe"), 3: unit("Drittel"), 4: unit("Viertel")],
@@ -220,7 +222,9 @@ struct LanguageRules: Sendable {
             "al": GrammaticalForm(gender: .masculine), "del": GrammaticalForm(gender: .masculine),
             "los": GrammaticalForm(gender: .masculine, isPlural: true),
         ],
-        denominators: [2: unit("medio", "medios"), 3: unit("tercio", "tercios"), 4: unit("cuarto", "cuartos")],
+        denominators: [
+            2: unit("medio", "medios"), 3: unit("tercio", "tercios"), 4: unit("cuarto", "cuartos"),
+        ],
         compassPoints: [:], plusWord: "más", readsTelephoneInPairs: false, andWord: "y",
         morning: "de la mañana", afternoon: "de la tarde", numberWord: "número")
 }

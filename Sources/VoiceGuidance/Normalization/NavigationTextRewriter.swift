@@ -19,8 +19,9 @@ struct NavigationTextRewriter: Sendable {
     /// bare number is read the way addresses are read ("1066" → "ten sixty-six").
     func rewrite(_ text: String, numbersAreAddresses: Bool = false) -> String {
         // Fast path: nothing a rule could match (no digit, no capital, no `/`).
-        if !text.utf8.contains(where: { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) || $0 == 0x2F })
-        {
+        if !text.utf8.contains(where: {
+            ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) || $0 == 0x2F
+        }) {
             return text
         }
         let tokens = TextToken.tokenize(text)
@@ -28,7 +29,9 @@ struct NavigationTextRewriter: Sendable {
         output.reserveCapacity(text.utf8.count + 32)
         var index = 0
         while index < tokens.count {
-            if let (consumed, replacement) = match(tokens, at: index, numbersAreAddresses: numbersAreAddresses) {
+            if let (consumed, replacement) = match(
+                tokens, at: index, numbersAreAddresses: numbersAreAddresses)
+            {
                 output += replacement
                 index += consumed
             } else {
@@ -216,6 +219,11 @@ struct NavigationTextRewriter: Sendable {
             result += " \(suffix.text.uppercased())"
             j += 1
         }
+        // "43-44": two exit numbers read one after the other.
+        if let dash = token(tokens, j), dash.text == "-", let second = token(tokens, j + 1), second.isNumber {
+            result += " \(roadNumber(second.text))"
+            j += 2
+        }
         return (j - i, result)
     }
 
@@ -255,7 +263,9 @@ struct NavigationTextRewriter: Sendable {
     /// "0.5 mi" → "half a mile" (en), "1.2 km" → "one point two kilometers", "500 m" →
     /// "five hundred meters", "1,5 km" → "un virgule cinq kilomètre" (fr singular below 2).
     private func distance(_ tokens: [TextToken], at i: Int) -> (Int, String)? {
-        if let previous = token(tokens, i - 1), previous.isWord || previous.text == "." || previous.text == "," {
+        if let previous = token(tokens, i - 1),
+            previous.isWord || previous.text == "." || previous.text == ","
+        {
             return nil
         }
         var fraction: Substring = ""
@@ -265,6 +275,18 @@ struct NavigationTextRewriter: Sendable {
             j += 2
         }
         guard let unit = unitAt(tokens, j), let integer = Int(tokens[i].text) else { return nil }
+        if language == .german, integer == 1, fraction.isEmpty, let name = rules.units[unit.symbol] {
+            // German "1" before a unit declines like the article: "nach einem Kilometer".
+            let feminine = feminineUnits.contains(unit.symbol)
+            let governed = wordBefore(tokens, i).map { germanCase(after: $0.text.lowercased()) } ?? nil
+            let article: String
+            switch governed {
+            case .dative?: article = feminine ? "einer" : "einem"
+            case .accusative?: article = feminine ? "eine" : "einen"
+            default: article = feminine ? "eine" : "ein"
+            }
+            return (unit.end - i, "\(article) \(name.singular)")
+        }
         return (unit.end - i, spokenQuantity(integer: integer, fraction: fraction, unit: unit.symbol))
     }
 
@@ -311,7 +333,9 @@ struct NavigationTextRewriter: Sendable {
         case .english:
             return nil
         case .french:
-            guard let suffix = token(tokens, i + 1), suffix.isWord, isBoundary(tokens, i + 2) else { return nil }
+            guard let suffix = token(tokens, i + 1), suffix.isWord, isBoundary(tokens, i + 2) else {
+                return nil
+            }
             var form = context(tokens, before: i, after: i + 2)
             switch suffix.text {
             case "er": form.gender = .masculine
@@ -353,7 +377,8 @@ struct NavigationTextRewriter: Sendable {
         form.hasDefiniteArticle = false
         var k = i - 1
         if let space = token(tokens, k), space.isSpace { k -= 1 }
-        if let article = token(tokens, k), article.isWord, let found = rules.articles[article.text.lowercased()]
+        if let article = token(tokens, k), article.isWord,
+            let found = rules.articles[article.text.lowercased()]
         {
             form = found
             form.hasDefiniteArticle = true
@@ -361,7 +386,9 @@ struct NavigationTextRewriter: Sendable {
                 // "an der dritten Ausfahrt" (dative) vs "der dritte Kreisverkehr" (nominative).
                 var m = k - 1
                 if let space = token(tokens, m), space.isSpace { m -= 1 }
-                if let preposition = token(tokens, m), Self.germanDativePrepositions.contains(preposition.text.lowercased()) {
+                if let preposition = token(tokens, m),
+                    Self.germanDativePrepositions.contains(preposition.text.lowercased())
+                {
                     form.grammaticalCase = .dative
                     form.gender = .feminine
                 }
@@ -381,6 +408,16 @@ struct NavigationTextRewriter: Sendable {
             }
         }
         return form
+    }
+
+    /// The case a German preposition before a distance governs ("nach" → dative, "für" →
+    /// accusative); nil when unknown.
+    private func germanCase(after preposition: String) -> GrammaticalCase? {
+        if ["in", "nach", "bei", "mit", "von", "aus", "zu", "seit", "ab", "nach"].contains(preposition) {
+            return .dative
+        }
+        if ["für", "um", "über", "durch", "etwa", "noch"].contains(preposition) { return .accusative }
+        return nil
     }
 
     private static let germanDativePrepositions: Set<String> = [
@@ -411,8 +448,9 @@ struct NavigationTextRewriter: Sendable {
                 return (end - i, key.dropLast(suffix.count) + full + trailing)
             }
         }
-        if language == .english, key == "No", hasDot, token(tokens, i + 2)?.isNumber == true
-            || (token(tokens, i + 2)?.isSpace == true && token(tokens, i + 3)?.isNumber == true)
+        if language == .english, key == "No", hasDot,
+            token(tokens, i + 2)?.isNumber == true
+                || (token(tokens, i + 2)?.isSpace == true && token(tokens, i + 3)?.isNumber == true)
         {
             return (2, rules.numberWord + " ")
         }
@@ -435,9 +473,15 @@ struct NavigationTextRewriter: Sendable {
             if hyphenated {
                 return (end - i, prefix)
             }
-            guard let nextWord, nextWord.isCapitalized, token(tokens, end)?.isSpace == true else { return nil }
-            if let previousWord, previousWord.isCapitalized { return nil }
-            if isOrdinalWord(tokens, endingAt: i - 2) { return nil }
+            guard let nextWord, nextWord.isCapitalized, token(tokens, end)?.isSpace == true else {
+                return nil
+            }
+            // Where the abbreviation is also a street type (English "St"), a name before it
+            // makes it ambiguous ("Main St Paul"): leave it.
+            if rules.streetSuffixes[key] != nil {
+                if let previousWord, previousWord.isCapitalized { return nil }
+                if isOrdinalWord(tokens, endingAt: i - 2) { return nil }
+            }
             end = hasDot ? i + 2 : i + 1
             return (end - i, prefix)
         }

@@ -179,7 +179,8 @@ struct NumberSpeller: Sendable {
                 if gender == .feminine {
                     word = String(word.dropLast(1)) + "a"
                 } else if isBeforeNoun {
-                    word = word == "uno" ? "un" : (word == "veintiuno" ? "veintiún" : String(word.dropLast(1)))
+                    word =
+                        word == "uno" ? "un" : (word == "veintiuno" ? "veintiún" : String(word.dropLast(1)))
                 }
             }
             return word

@@ -71,7 +71,8 @@ struct SayAsInterpreter: Sendable {
             body = body.dropFirst()
         }
         let decimalMark: Character = language == .english ? "." : ","
-        let groupMarks: Set<Character> = language == .english ? [",", " ", "\u{202F}"] : [".", " ", "\u{202F}", "\u{A0}"]
+        let groupMarks: Set<Character> =
+            language == .english ? [",", " ", "\u{202F}"] : [".", " ", "\u{202F}", "\u{A0}"]
         var integerDigits = ""
         var fraction: Substring = ""
         var index = body.startIndex
@@ -81,7 +82,9 @@ struct SayAsInterpreter: Sendable {
                 integerDigits.append(character)
             } else if character == decimalMark {
                 fraction = body[body.index(after: index)...]
-                guard !fraction.isEmpty, fraction.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+                guard !fraction.isEmpty, fraction.allSatisfy({ $0.isASCII && $0.isNumber }) else {
+                    return nil
+                }
                 break
             } else if !groupMarks.contains(character) {
                 return nil
@@ -164,7 +167,9 @@ struct SayAsInterpreter: Sendable {
             if denominator == 2 && withWhole { return "demi" }
             return "\(numbers.cardinal(numerator)) \(name)"
         case .german:
-            if denominator == 2 { return withWhole ? "einhalb" : "\(numbers.cardinal(numerator, gender: .neuter)) halb" }
+            if denominator == 2 {
+                return withWhole ? "einhalb" : "\(numbers.cardinal(numerator, gender: .neuter)) halb"
+            }
             let name: String
             if let special = rules.denominators[denominator] {
                 name = special.singular
@@ -193,7 +198,9 @@ struct SayAsInterpreter: Sendable {
     /// not guessed: nil.
     private func unit(_ text: String) -> String? {
         let numberEnd =
-            text.firstIndex(where: { !($0.isASCII && ($0.isNumber || $0 == "." || $0 == ",")) && $0 != "-" && $0 != "−" })
+            text.firstIndex(where: {
+                !($0.isASCII && ($0.isNumber || $0 == "." || $0 == ",")) && $0 != "-" && $0 != "−"
+            })
             ?? text.endIndex
         let numberText = String(text[..<numberEnd])
         let symbol = text[numberEnd...].trimmingCharacters(in: .whitespaces)
@@ -270,7 +277,8 @@ struct SayAsInterpreter: Sendable {
         switch language {
         case .english: numbers.ordinal(day)
         case .french: day == 1 ? "premier" : numbers.cardinal(day)
-        case .german: numbers.ordinal(day, form: GrammaticalForm(gender: .masculine, hasDefiniteArticle: false))
+        case .german:
+            numbers.ordinal(day, form: GrammaticalForm(gender: .masculine, hasDefiniteArticle: false))
         case .spanish: day == 1 ? "primero" : numbers.cardinal(day)
         }
     }
@@ -302,13 +310,15 @@ struct SayAsInterpreter: Sendable {
     private func time(_ text: String, format: String?) -> String? {
         var body = text.lowercased()
         var meridiem: String?
-        for (suffix, value) in [("a.m.", "am"), ("p.m.", "pm"), ("am", "am"), ("pm", "pm")] where body.hasSuffix(suffix) {
+        for (suffix, value) in [("a.m.", "am"), ("p.m.", "pm"), ("am", "am"), ("pm", "pm")]
+        where body.hasSuffix(suffix) {
             meridiem = value
             body = String(body.dropLast(suffix.count)).trimmingCharacters(in: .whitespaces)
             break
         }
         let fields = body.split(whereSeparator: { $0 == ":" || $0 == "h" || $0 == "." })
-        guard (1...3).contains(fields.count), fields.allSatisfy({ $0.count <= 2 && $0.allSatisfy(\.isNumber) }),
+        guard (1...3).contains(fields.count),
+            fields.allSatisfy({ $0.count <= 2 && $0.allSatisfy(\.isNumber) }),
             let hour = Int(fields[0])
         else { return nil }
         let minute = fields.count > 1 ? Int(fields[1]) ?? 0 : 0

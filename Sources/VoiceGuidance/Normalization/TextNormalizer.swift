@@ -53,7 +53,8 @@ public struct TextNormalizer: Sendable {
                     warned.insert(tag)
                     result.warnings.append(
                         SSMLDiagnostic(
-                            message: "no text normalisation rules for language '\(tag)'; text passed to eSpeak as is",
+                            message:
+                                "no text normalisation rules for language '\(tag)'; text passed to eSpeak as is",
                             location: segment.location))
                 }
                 continue
@@ -113,7 +114,10 @@ public struct TextNormalizer: Sendable {
 
     private static let allTables: [NormalizationLanguage: Tables] = Dictionary(
         uniqueKeysWithValues: NormalizationLanguage.allCases.map {
-            ($0, Tables(rewriter: NavigationTextRewriter(language: $0), sayAs: SayAsInterpreter(language: $0)))
+            (
+                $0,
+                Tables(rewriter: NavigationTextRewriter(language: $0), sayAs: SayAsInterpreter(language: $0))
+            )
         })
 
     static func tables(for language: NormalizationLanguage) -> Tables { allTables[language]! }

@@ -1,0 +1,141 @@
+import Foundation
+import Testing
+import VoiceGuidance
+import VoiceGuidanceTesting
+
+/// Parses `input` (SSML or plain text) and normalises it in `language`; returns the text handed
+/// to eSpeak with whitespace collapsed, and the warnings.
+func normalized(_ input: String, language: String) throws -> (text: String, warnings: [SSMLDiagnostic]) {
+    let utterance = try SSMLParser().parse(input)
+    let result = TextNormalizer(language: language).normalize(utterance)
+    let text = result.plainText.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    return (text, result.warnings)
+}
+
+@Suite struct TextNormalizerTests {
+    @Test(arguments: NormalizationGoldenCases.english)
+    func english(_ golden: NormalizationGoldenCases.Case) throws { try check(golden) }
+
+    @Test(arguments: NormalizationGoldenCases.french)
+    func french(_ golden: NormalizationGoldenCases.Case) throws { try check(golden) }
+
+    @Test(arguments: NormalizationGoldenCases.german)
+    func german(_ golden: NormalizationGoldenCases.Case) throws { try check(golden) }
+
+    @Test(arguments: NormalizationGoldenCases.spanish)
+    func spanish(_ golden: NormalizationGoldenCases.Case) throws { try check(golden) }
+
+    private func check(_ golden: NormalizationGoldenCases.Case) throws {
+        let (text, warnings) = try normalized(golden.input, language: golden.language)
+        #expect(text == golden.expected)
+        #expect(warnings.isEmpty, "\(warnings)")
+    }
+
+    @Test func everyLanguageHasAtLeastFortyCasesCoveringEverySayAsKind() {
+        for cases in [
+            NormalizationGoldenCases.english, NormalizationGoldenCases.french,
+            NormalizationGoldenCases.german, NormalizationGoldenCases.spanish,
+        ] {
+            #expect(cases.count >= 40)
+            for kind in InterpretAs.allCases where kind != .expletive {
+                let spellings = kind == .characters ? ["characters", "spell-out"] : [kind.rawValue]
+                let covered = cases.contains { golden in
+                    spellings.contains { golden.input.contains("interpret-as=\"\($0)\"") }
+                        || (kind == .cardinal && golden.input.contains("interpret-as=\"number\""))
+                }
+                #expect(covered, "\(cases.first!.language) lacks say-as \(kind)")
+            }
+        }
+    }
+
+    @Test(arguments: ["en", "fr", "de", "es"])
+    func expletiveKeepsItsTextAndMarkForTheBeep(language: String) throws {
+        let utterance = try SSMLParser().parse(
+            "<speak>Oh <say-as interpret-as=\"expletive\">damn</say-as> it</speak>")
+        let result = TextNormalizer(language: language).normalize(utterance)
+        let expletives = result.segments.compactMap { segment -> TextSegment? in
+            if case .text(let text) = segment, text.sayAs?.interpretAs == .expletive { return text }
+            return nil
+        }
+        #expect(expletives.count == 1)
+        #expect(expletives.first?.text == "damn")
+        #expect(result.warnings.isEmpty)
+    }
+
+    @Test func sayAsIsClearedAfterNormalisation() throws {
+        let utterance = try SSMLParser().parse("<say-as interpret-as=\"ordinal\">2</say-as>")
+        let result = TextNormalizer(language: "en-US").normalize(utterance)
+        for segment in result.segments {
+            if case .text(let text) = segment { #expect(text.sayAs == nil) }
+        }
+        #expect(result.plainText.trimmingCharacters(in: .whitespaces) == "second")
+    }
+
+    @Test func unreadableSayAsKeepsTheTextAndWarns() throws {
+        let utterance = try SSMLParser().parse(
+            "<speak>at <say-as interpret-as=\"date\" format=\"mdy\">13/45/2020</say-as></speak>")
+        let result = TextNormalizer(language: "en").normalize(utterance)
+        #expect(result.plainText.contains("13/45/2020"))
+        #expect(result.warnings.count == 1)
+        #expect(result.warnings.first?.element == "say-as")
+        #expect(result.warnings.first?.message.contains("date") == true)
+    }
+
+    @Test func segmentLanguageWinsOverUtteranceAndNormaliser() throws {
+        let utterance = try SSMLParser().parse(
+            "<speak xml:lang=\"en-US\">Take the <lang xml:lang=\"fr-FR\"><say-as interpret-as=\"ordinal\">2</say-as></lang> exit</speak>"
+        )
+        let result = TextNormalizer(language: "de").normalize(utterance)
+        #expect(result.plainText.contains("deuxième"))
+        let plain = Utterance(text: "Take exit 432")
+        #expect(TextNormalizer(language: "de").normalize(plain).plainText == "Take exit 432")
+        var english = plain
+        english.language = "en-GB"
+        #expect(TextNormalizer(language: "de").normalize(english).plainText == "Take exit four thirty-two")
+    }
+
+    @Test func unknownLanguagePassesThroughWithOneWarning() throws {
+        let normalizer = TextNormalizer(language: "ja-JP")
+        #expect(!normalizer.hasRules)
+        #expect(normalizer.normalize(text: "I-280 exit 432") == "I-280 exit 432")
+        let utterance = Utterance(segments: [.text(TextSegment(text: "A9")), .text(TextSegment(text: "B7"))])
+        let result = normalizer.normalize(utterance)
+        #expect(result.plainText == "A9 B7")
+        #expect(result.warnings.count == 1)
+        #expect(result.warnings.first?.message.contains("ja-JP") == true)
+    }
+
+    @Test func plainTextThatNeedsNothingIsReturnedUnchanged() {
+        let normalizer = TextNormalizer(language: "en")
+        for text in ["turn left", "In 2 miles, turn right", "Head north on Market Street", "", "日本語のテキスト"] {
+            #expect(normalizer.normalize(text: text) == text)
+        }
+    }
+
+    @Test func phonemeBecomesESpeakMnemonicsAndUnmappedSymbolsWarn() throws {
+        let utterance = try SSMLParser().parse(
+            "<speak><phoneme alphabet=\"ipa\" ph=\"təˈmɑːtoʊ\">tomato</phoneme> and <phoneme alphabet=\"ipa\" ph=\"ʘa\">click</phoneme></speak>"
+        )
+        let result = TextNormalizer(language: "en").normalize(utterance)
+        let texts = result.segments.compactMap { segment -> TextSegment? in
+            if case .text(let text) = segment, text.phoneme != nil { return text }
+            return nil
+        }
+        #expect(texts.count == 2)
+        #expect(texts.first?.espeakPhonemes == "t@'mA:toU")
+        #expect(texts.last?.espeakPhonemes == nil)
+        #expect(texts.last?.text == "click")
+        #expect(result.warnings.count == 1)
+        #expect(result.warnings.first?.element == "phoneme")
+        #expect(result.warnings.first?.message.contains("'ʘ'") == true)
+    }
+
+    @Test func bcp47TagsAreRecognised() {
+        #expect(NormalizationLanguage(tag: "en-US") == .english)
+        #expect(NormalizationLanguage(tag: "fr_CA") == .french)
+        #expect(NormalizationLanguage(tag: "DE") == .german)
+        #expect(NormalizationLanguage(tag: "es-419") == .spanish)
+        #expect(NormalizationLanguage(tag: "pt-BR") == nil)
+        #expect(NormalizationLanguage(tag: "") == nil)
+    }
+}
