@@ -465,8 +465,13 @@ struct NavigationTextRewriter: Sendable {
             previousWord.isCapitalized || isOrdinalWord(tokens, endingAt: i - 2)
         {
             // After a name: "Main St", "5th St". Not when a capitalised name follows ("Main St Paul").
-            if let nextWord, nextWord.isCapitalized, !isCompassWord(nextWord.text) { return nil }
-            return (end - i, street + trailing)
+            if let nextWord, nextWord.isCapitalized, !isCompassWord(nextWord.text) {
+                // "Take St Charles": the capital is the sentence's, not a name's; go on to the
+                // prefix rule below. Otherwise ("Main St Paul") it is ambiguous: leave it.
+                guard isLeadingVerb(tokens, i - 2) else { return nil }
+            } else {
+                return (end - i, street + trailing)
+            }
         }
         if let prefix = rules.namePrefixes[key] {
             let hyphenated = token(tokens, end)?.text == "-" && token(tokens, end + 1)?.isCapitalized == true
@@ -479,7 +484,7 @@ struct NavigationTextRewriter: Sendable {
             // Where the abbreviation is also a street type (English "St"), a name before it
             // makes it ambiguous ("Main St Paul"): leave it.
             if rules.streetSuffixes[key] != nil {
-                if let previousWord, previousWord.isCapitalized { return nil }
+                if let previousWord, previousWord.isCapitalized, !isLeadingVerb(tokens, i - 2) { return nil }
                 if isOrdinalWord(tokens, endingAt: i - 2) { return nil }
             }
             end = hasDot ? i + 2 : i + 1
@@ -487,6 +492,21 @@ struct NavigationTextRewriter: Sendable {
         }
         return nil
     }
+
+    /// True when the word at `k` is a navigation verb opening the text or a sentence ("Take St
+    /// Charles": "Take" is capitalised because it starts the sentence, not because it is a name).
+    private func isLeadingVerb(_ tokens: [TextToken], _ k: Int) -> Bool {
+        guard let word = token(tokens, k), Self.leadingVerbs.contains(word.text) else { return false }
+        var m = k - 1
+        if let space = token(tokens, m), space.isSpace { m -= 1 }
+        guard let previous = token(tokens, m) else { return true }
+        return previous.kind == .symbol && ".!?:;\"(,".contains(previous.text)
+    }
+
+    private static let leadingVerbs: Set<Substring> = [
+        "Take", "Turn", "Continue", "Keep", "Head", "Drive", "Merge", "Exit", "Follow", "Go", "Stay", "Bear",
+        "Enter", "Use", "Make", "Toward", "Towards", "Onto", "Via", "Then", "Cross", "Pass",
+    ]
 
     /// The word right before `i` (one space between), if any.
     private func wordBefore(_ tokens: [TextToken], _ i: Int) -> TextToken? {
