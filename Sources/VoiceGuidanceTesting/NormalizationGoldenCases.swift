@@ -41,8 +41,8 @@ public enum NormalizationGoldenCases {
         Case("en", "Turn left onto Sunset Dr", "Turn left onto Sunset Drive"),
         Case(
             "en", "Take the A9, then the B 27 and the E 45",
-            "Take the A nine, then the B twenty-seven and the E forty-five"),
-        Case("en", "Take exit 8B toward CA-1", "Take exit eight B toward C A one"),
+            "Take the Eh nine, then the B twenty-seven and the E forty-five"),
+        Case("en", "Take exit 8B toward CA-1", "Take exit eight B toward C Eh one"),
         Case("en", "Follow Route 66 for 2 miles", "Follow Route sixty-six for 2 miles"),
         Case("en", "Take the 1st exit", "Take the 1st exit"),
         Case("en", "In 500 ft, turn right", "In five hundred feet, turn right"),
@@ -56,7 +56,7 @@ public enum NormalizationGoldenCases {
         Case("en", "<say-as interpret-as=\"ordinal\">21st</say-as>", "twenty-first"),
         Case("en", "<say-as interpret-as=\"ordinal\">112</say-as>", "one hundred twelfth"),
         Case("en", "<say-as interpret-as=\"digits\">0815</say-as>", "zero eight one five"),
-        Case("en", "<say-as interpret-as=\"characters\">ABC12</say-as>", "A B C one two"),
+        Case("en", "<say-as interpret-as=\"characters\">ABC12</say-as>", "Eh B C one two"),
         Case("en", "<say-as interpret-as=\"spell-out\">I-5</say-as>", "I five"),
         Case("en", "<say-as interpret-as=\"fraction\">3/4</say-as>", "three quarters"),
         Case("en", "<say-as interpret-as=\"fraction\">1 1/2</say-as>", "one and a half"),
@@ -75,7 +75,7 @@ public enum NormalizationGoldenCases {
             "March first, two thousand five"),
         Case("en", "<say-as interpret-as=\"date\" format=\"md\">7/4</say-as>", "July fourth"),
         Case("en", "<say-as interpret-as=\"date\" format=\"y\">2100</say-as>", "twenty-one hundred"),
-        Case("en", "<say-as interpret-as=\"time\">3:15 PM</say-as>", "three fifteen p m"),
+        Case("en", "<say-as interpret-as=\"time\">3:15 PM</say-as>", "three fifteen PM"),
         Case("en", "<say-as interpret-as=\"time\">14:30</say-as>", "fourteen thirty"),
         Case("en", "<say-as interpret-as=\"time\">9:05</say-as>", "nine oh five"),
         Case(
@@ -93,7 +93,7 @@ public enum NormalizationGoldenCases {
             "National Road number one Line"),
         Case("en", "<say-as interpret-as=\"address\">101</say-as>", "one oh one"),
         Case("en", "<say-as interpret-as=\"address\">2100</say-as>", "twenty-one hundred"),
-        Case("en", "<say-as interpret-as=\"address\">434A</say-as>", "four thirty-four A"),
+        Case("en", "<say-as interpret-as=\"address\">434A</say-as>", "four thirty-four Eh"),
     ]
 
     public static let french: [Case] = [
@@ -190,7 +190,7 @@ public enum NormalizationGoldenCases {
             "siebter"),
         Case("de", "<say-as interpret-as=\"ordinal\" detail=\"en\">20</say-as>", "zwanzigsten"),
         Case("de", "<say-as interpret-as=\"ordinal\">8.</say-as>", "achte"),
-        Case("de", "<say-as interpret-as=\"ordinal\">101</say-as>", "hunderterste"),
+        Case("de", "<say-as interpret-as=\"ordinal\">101</say-as>", "hundert erste"),
         Case("de", "<say-as interpret-as=\"digits\">0815</say-as>", "null acht eins fünf"),
         Case("de", "<say-as interpret-as=\"characters\">ADAC</say-as>", "A D A C"),
         Case("de", "<say-as interpret-as=\"fraction\">3/4</say-as>", "drei Viertel"),

@@ -7,8 +7,8 @@ import VoiceGuidanceTesting
     @Test(arguments: [
         ("I-280", "I two eighty"), ("I-80", "I eighty"), ("I-5", "I five"), ("US-101", "U S one oh one"),
         ("US 101", "U S one oh one"), ("I-495 N", "I four ninety-five North"), ("M25", "M twenty-five"),
-        ("A9", "A nine"), ("B 27", "B twenty-seven"), ("E 45", "E forty-five"), ("N7", "N seven"),
-        ("A406", "A four oh six"), ("SR 99", "S R ninety-nine"), ("CA-1", "C A one"), ("A1M", "A one M"),
+        ("A9", "Eh nine"), ("B 27", "B twenty-seven"), ("E 45", "E forty-five"), ("N7", "N seven"),
+        ("A406", "Eh four oh six"), ("SR 99", "S R ninety-nine"), ("CA-1", "C Eh one"), ("A1M", "Eh one M"),
         ("exit 432", "exit four thirty-two"), ("Exit 1B", "Exit one B"), ("exit 8B", "exit eight B"),
         ("exits 43-44", "exits forty-three forty-four"), ("Route 66", "Route sixty-six"),
         ("Highway 1", "Highway one"), ("Interstate 10", "Interstate ten"),

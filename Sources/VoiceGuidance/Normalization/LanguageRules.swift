@@ -49,6 +49,12 @@ struct LanguageRules: Sendable {
     /// The word for "number" in "No. 1".
     let numberWord: String
 
+    /// A capital letter as eSpeak should read it when spelled on its own. English eSpeak reads
+    /// a lone "A" as the article /ə/, so it is written "Eh" (read /eɪ/).
+    func letterName(_ letter: String) -> String {
+        language == .english && letter == "A" ? "Eh" : letter
+    }
+
     static func rules(for language: NormalizationLanguage) -> LanguageRules {
         switch language {
         case .english: english
@@ -100,8 +106,8 @@ struct LanguageRules: Sendable {
             2: unit("half", "halves"), 4: unit("quarter", "quarters"),
         ],
         compassPoints: ["N": "North", "S": "South", "E": "East", "W": "West"],
-        plusWord: "plus", readsTelephoneInPairs: false, andWord: "and", morning: "a m",
-        afternoon: "p m", numberWord: "number")
+        plusWord: "plus", readsTelephoneInPairs: false, andWord: "and", morning: "AM",
+        afternoon: "PM", numberWord: "number")
 
     static let french = LanguageRules(
         language: .french, decimalSeparator: "virgule", minus: "moins",

@@ -85,7 +85,7 @@ struct NavigationTextRewriter: Sendable {
 
     /// Letters spelled one by one ("US" → "U S").
     private func spelled(_ letters: Substring) -> String {
-        letters.map(String.init).joined(separator: " ")
+        letters.map { rules.letterName(String($0)) }.joined(separator: " ")
     }
 
     /// A number read the way this language reads road, exit and house numbers.
@@ -120,7 +120,7 @@ struct NavigationTextRewriter: Sendable {
         var result = "\(spelled(letters.text)) \(roadNumber(number.text))"
         j += 1
         if let suffix = token(tokens, j), suffix.isUppercaseASCII, suffix.text.count == 1 {
-            result += " \(suffix.text)"
+            result += " \(rules.letterName(String(suffix.text)))"
             j += 1
         }
         guard isBoundary(tokens, j) else { return nil }
@@ -153,7 +153,7 @@ struct NavigationTextRewriter: Sendable {
         if isDecimalContinuation(tokens, j) || unitAt(tokens, j) != nil { return nil }
         var result = "\(tokens[i].text) \(roadNumber(number.text))"
         if let suffix = token(tokens, j), suffix.isUppercaseASCII, suffix.text.count == 1 {
-            result += " \(suffix.text)"
+            result += " \(rules.letterName(String(suffix.text)))"
             j += 1
         }
         if let dash = token(tokens, j), dash.text == "-" || dash.text == "/",
@@ -162,7 +162,7 @@ struct NavigationTextRewriter: Sendable {
             result += " \(roadNumber(second.text))"
             j += 2
             if let suffix = token(tokens, j), suffix.isUppercaseASCII, suffix.text.count == 1 {
-                result += " \(suffix.text)"
+                result += " \(rules.letterName(String(suffix.text)))"
                 j += 1
             }
         }
@@ -216,7 +216,7 @@ struct NavigationTextRewriter: Sendable {
         var result = roadNumber(number.text)
         var j = i + 1
         if let suffix = token(tokens, j), suffix.isWord, suffix.text.count == 1 {
-            result += " \(suffix.text.uppercased())"
+            result += " \(rules.letterName(suffix.text.uppercased()))"
             j += 1
         }
         // "43-44": two exit numbers read one after the other.

@@ -322,7 +322,8 @@ struct NumberSpeller: Sendable {
                 // 101 → hunderterst, 103 → hundertdritt: the ending follows the last part.
                 let head = german(n - lastTwo, gender: nil, isBeforeNoun: false)
                 let tail = germanOrdinal(lastTwo, form: form)
-                return head + tail
+                // Written apart so eSpeak does not misread the compound ("hundert erste").
+                return head + " " + tail
             } else {
                 stem = words + "st"
             }

@@ -46,7 +46,7 @@ struct SayAsInterpreter: Sendable {
             if let value = character.wholeNumberValue, character.isASCII {
                 parts.append(numbers.digits(String(value)))
             } else if character.isLetter {
-                parts.append(character.uppercased())
+                parts.append(rules.letterName(character.uppercased()))
             }
         }
         return parts.joined(separator: " ")
