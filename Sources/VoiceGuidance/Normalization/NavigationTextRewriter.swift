@@ -2,7 +2,7 @@
 /// "A9", "B 27"), exit, route and house numbers, distances with units, ordinals written with
 /// digits (fr/es/de), and unambiguous abbreviations. Everything else is left for eSpeak.
 ///
-/// The rules and where they stop are listed in `RULES.md` beside this file. A rule only fires
+/// The rules and where they stop are listed in `Normalization.docc/RULES.md` beside this file. A rule only fires
 /// on a pattern whose reading is certain; ambiguous text ("St" between two names) is kept.
 struct NavigationTextRewriter: Sendable {
     let rules: LanguageRules

@@ -6,7 +6,7 @@ import Foundation
 ///
 /// Languages with rules: English, French, German, Spanish (``NormalizationLanguage``). Text in
 /// another language passes through unchanged, with a warning. Everything the normaliser does,
-/// and where each rule stops, is listed in `Normalization/RULES.md`.
+/// and where each rule stops, is listed in `Normalization/Normalization.docc/RULES.md`.
 ///
 /// `say-as` kinds: `characters`, `cardinal`, `ordinal` (gender/case from `detail` or the words
 /// around it — see ``normalize(_:)``), `digits`, `fraction`, `unit`, `date` (+`format`), `time`,
