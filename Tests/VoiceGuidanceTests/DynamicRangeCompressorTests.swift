@@ -66,6 +66,7 @@ func loudnessRange(_ samples: [Int16], sampleRate: Int) -> Double {
         DynamicRangeCompressor.speech.process(&output, sampleRate: sampleRate)
         let before = loudnessRange(input, sampleRate: sampleRate)
         let after = loudnessRange(output, sampleRate: sampleRate)
+        print("synthetic loudness range: \(before) dB → \(after) dB")
         #expect(before > 20)
         #expect(before - after >= 6, "loudness range \(before) dB → \(after) dB")
     }
