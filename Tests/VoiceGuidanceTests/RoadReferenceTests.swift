@@ -58,6 +58,25 @@ import VoiceGuidanceTesting
         #expect(TextNormalizer(language: language).normalize(text: input) == expected)
     }
 
+    @Test(arguments: [
+        (
+            "Continue on US <say-as interpret-as=\"address\">29</say-as> for 1.5 miles",
+            "Continue on U S twenty-nine for 1.5 miles"
+        ),
+        (
+            "Turn right onto CA <say-as interpret-as=\"address\">174</say-as>",
+            "Turn right onto C Eh one seventy-four"
+        ),
+        ("towards UT <say-as interpret-as=\"address\">201</say-as> East", "towards U T two oh one East"),
+        ("onto <say-as interpret-as=\"address\">13th</say-as> Street", "onto thirteenth Street"),
+        ("BUS <say-as interpret-as=\"address\">29</say-as>", "BUS twenty-nine"),
+    ])
+    func routePrefixBeforeAnAddressElementIsSpelled(ssml: String, expected: String) throws {
+        let utterance = try SSMLParser().parse("<speak>\(ssml)</speak>")
+        let text = TextNormalizer(language: "en-US").normalize(utterance).plainText
+        #expect(text.split(whereSeparator: \.isWhitespace).joined(separator: " ") == expected)
+    }
+
     /// Every fixture `ssmlAnnouncement` with `say-as address` normalises without a new warning,
     /// and the numbers inside the address are read as addresses: no digits left, no
     /// "thousand", and "hundred" only for numbers that end in 00.

@@ -96,7 +96,13 @@ struct LanguageRules: Sendable {
             "exit", "Exit", "exits", "Exits", "Route", "route", "Highway", "Hwy", "Interstate", "Junction",
             "junction", "Jct", "County Road", "Road", "Rd",
         ],
-        spacedRoutePrefixes: ["I", "US", "SR", "CR", "M", "A", "B", "E", "N", "CA", "TX", "FM", "RR"],
+        spacedRoutePrefixes: [
+            "I", "US", "SR", "CR", "M", "A", "B", "E", "N", "FM", "RR",
+            // US state route prefixes ("CA 174", "UT 201", "VA 193").
+            "AL", "AK", "AZ", "AR", "CA", "CO", "CT", "DE", "FL", "GA", "HI", "ID", "IL", "IA", "KS", "KY",
+            "LA", "MD", "MA", "MI", "MN", "MS", "MO", "MT", "NE", "NV", "NH", "NJ", "NM", "NY", "NC", "ND",
+            "OH", "OK", "PA", "RI", "SC", "SD", "TN", "TX", "UT", "VT", "VA", "WA", "WV", "WI", "WY",
+        ],
         months: [
             "January", "February", "March", "April", "May", "June", "July", "August", "September",
             "October", "November", "December",

@@ -131,6 +131,20 @@ struct NavigationTextRewriter: Sendable {
         return (j - i, result)
     }
 
+    /// `text` with a route-ref prefix at its very end spelled ("onto US " → "onto U S "), for a
+    /// ref split across segments (`US <say-as interpret-as="address">101</say-as>`); nil when
+    /// the text does not end in a known prefix.
+    func spellingTrailingRoutePrefix(_ text: String) -> String? {
+        let body = text.reversed().drop(while: { $0 == " " })
+        let trailingSpaces = text.count - body.count
+        let prefix = String(body.prefix(while: { $0.isASCII && $0.isUppercase }).reversed())
+        guard !prefix.isEmpty, rules.spacedRoutePrefixes.contains(prefix) else { return nil }
+        let before = body.dropFirst(prefix.count).first
+        if let before, before.isLetter || before.isNumber { return nil }
+        let head = text.dropLast(trailingSpaces + prefix.count)
+        return head + spelled(Substring(prefix)) + String(repeating: " ", count: trailingSpaces)
+    }
+
     /// A lone compass letter after a route ref (" W", " N.") in English.
     private func compassPoint(_ tokens: [TextToken], at j: Int) -> (word: String, end: Int)? {
         guard let space = token(tokens, j), space.text == " ",

@@ -77,6 +77,10 @@ public struct TextNormalizer: Sendable {
                     let form = grammaticalForm(
                         detail: sayAs.detail, segments: result.segments, at: index, tables: tables)
                     if let words = tables.sayAs.interpret(segment.text, as: sayAs, form: form) {
+                        if sayAs.interpretAs == .address {
+                            spellRoutePrefix(
+                                before: index, in: &result, tables: tables, address: segment.text)
+                        }
                         segment.text = preservingOuterSpace(segment.text, words)
                     } else {
                         result.warnings.append(
@@ -121,6 +125,20 @@ public struct TextNormalizer: Sendable {
         })
 
     static func tables(for language: NormalizationLanguage) -> Tables { allTables[language]! }
+
+    /// "US <say-as address>101</say-as>": spells the route prefix that ends the text segment
+    /// right before an address starting with a digit ("U S one oh one").
+    private func spellRoutePrefix(
+        before index: Int, in utterance: inout Utterance, tables: Tables, address: String
+    ) {
+        guard address.first(where: { !$0.isWhitespace })?.isNumber == true, index > 0,
+            case .text(var previous) = utterance.segments[index - 1], previous.sayAs == nil,
+            previous.espeakPhonemes == nil,
+            let spelled = tables.rewriter.spellingTrailingRoutePrefix(previous.text)
+        else { return }
+        previous.text = spelled
+        utterance.segments[index - 1] = .text(previous)
+    }
 
     /// Keeps the spaces around a say-as element's text (`" 3 "` → `" third "`).
     private func preservingOuterSpace(_ original: String, _ words: String) -> String {
