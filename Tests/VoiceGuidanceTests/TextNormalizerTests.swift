@@ -130,6 +130,41 @@ func normalized(_ input: String, language: String) throws -> (text: String, warn
         #expect(result.warnings.first?.message.contains("'ʘ'") == true)
     }
 
+    /// Odd input never crashes or hangs: random mixes of digits, letters, separators and
+    /// symbols, as plain text and under every say-as kind, in every language.
+    @Test(arguments: ["en", "fr", "de", "es"])
+    func arbitraryInputNeverCrashes(language: String) {
+        var state: UInt64 = 0x1234_5678
+        func next() -> UInt64 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return state >> 33
+        }
+        let alphabet = Array("0123456789 -/.,:+()°%ªºAIUSEMNBkmhift ÉéßñçStDrAveC/No-9223372036854775808")
+        let normalizer = TextNormalizer(language: language)
+        for round in 0..<400 {
+            let length = Int(next() % 40)
+            let text = String((0..<length).map { _ in alphabet[Int(next() % UInt64(alphabet.count))] })
+            _ = normalizer.normalize(text: text)
+            let kind = InterpretAs.allCases[round % InterpretAs.allCases.count]
+            let formats: [String?] = [nil, "mdy", "dmy", "ymd", "y", "hms12", "xyz"]
+            let sayAs = SayAs(
+                interpretAs: kind, format: formats[round % formats.count], detail: "feminine dative")
+            let utterance = Utterance(segments: [.text(TextSegment(text: text, sayAs: sayAs))])
+            let result = normalizer.normalize(utterance)
+            #expect(result.segments.count == 1)
+        }
+        for extreme in [
+            "-9223372036854775808", "99999999999999999999", "1/0", "0/0", "99:99", "00/00/0000", "",
+        ] {
+            for kind in InterpretAs.allCases {
+                let utterance = Utterance(segments: [
+                    .text(TextSegment(text: extreme, sayAs: SayAs(interpretAs: kind)))
+                ])
+                _ = normalizer.normalize(utterance)
+            }
+        }
+    }
+
     @Test func bcp47TagsAreRecognised() {
         #expect(NormalizationLanguage(tag: "en-US") == .english)
         #expect(NormalizationLanguage(tag: "fr_CA") == .french)

@@ -14,7 +14,10 @@ struct NumberSpeller: Sendable {
     /// hundreds (fr *une*, de *eine*, es *una*, *doscientas*).
     /// - Complexity: O(number of digits).
     func cardinal(_ n: Int, gender: GrammaticalGender? = nil, isBeforeNoun: Bool = false) -> String {
-        if n < 0 { return "\(words.minus) \(cardinal(-n, gender: gender, isBeforeNoun: isBeforeNoun))" }
+        if n < 0 {
+            guard n != .min else { return "\(words.minus) \(digits(String(n)))" }
+            return "\(words.minus) \(cardinal(-n, gender: gender, isBeforeNoun: isBeforeNoun))"
+        }
         if n > Self.largest { return digits(String(n)) }
         switch language {
         case .english: return english(n)
