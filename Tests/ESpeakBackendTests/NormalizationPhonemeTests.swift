@@ -142,3 +142,40 @@ struct NormalizationPhonemeTests {
         }
     }
 }
+
+/// What normalisation and phoneme conversion cost next to rendering, over fixture prompts.
+@Suite(.serialized)
+struct NormalizationCostTests {
+    @Test func normalisationIsASmallFractionOfRenderTime() throws {
+        let renderer = try ESpeakRenderer()
+        let utterances = try SharedFixtures.announcements().prefix(60).compactMap {
+            try? SSMLParser().parse($0.ssml)
+        }
+        #expect(utterances.count > 50)
+        let normalizer = TextNormalizer(language: "en-US")
+        let normalized = utterances.map { normalizer.normalize($0) }
+        let clock = ContinuousClock()
+        let renderTime = try clock.measure {
+            for utterance in normalized { _ = try renderer.render(utterance, voice: .fallback) }
+        }
+        let rounds = 20
+        var sink = 0
+        let normalizeTime =
+            clock.measure {
+                for _ in 0..<rounds {
+                    for utterance in utterances { sink &+= normalizer.normalize(utterance).segments.count }
+                }
+            } / rounds
+        #expect(sink > 0)
+        let ratio = normalizeTime / renderTime
+        print(
+            "render \(renderTime / utterances.count) per prompt, normalise \(normalizeTime / utterances.count) per prompt, ratio \(ratio)"
+        )
+        #if DEBUG
+            // Unoptimised Swift against optimised C: a loose bound.
+            #expect(ratio < 0.25)
+        #else
+            #expect(ratio <= 0.05)
+        #endif
+    }
+}
