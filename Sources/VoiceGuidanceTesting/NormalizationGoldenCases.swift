@@ -32,7 +32,7 @@ public enum NormalizationGoldenCases {
         Case("en", "Take exits 43-44", "Take exits forty-three forty-four"),
         Case(
             "en", "Continue on Dr Martin Luther King Jr Blvd",
-            "Continue on Doctor Martin Luther King Jr Boulevard"),
+            "Continue on Doctor Martin Luther King Junior Boulevard"),
         Case("en", "Turn left onto Ocean Ave", "Turn left onto Ocean Avenue"),
         Case("en", "Keep left at the fork onto Ventura Fwy", "Keep left at the fork onto Ventura Freeway"),
         Case("en", "Continue onto Pacific Coast Hwy", "Continue onto Pacific Coast Highway"),

@@ -15,7 +15,7 @@ enum NormalizationPhonemeGoldens {
         "en Turn right onto 5th St.": "tˈɜːn ɹˈaɪt ˌɑːntʊ fˈɪfθ stɹˈiːt",
         "en Take exits 43-44": "tˈeɪk ˈɛɡzɪts fˈɔːɹɾiθɹˈiː fˈɔːɹɾifˈoːɹ",
         "en Continue on Dr Martin Luther King Jr Blvd":
-            "kəntˈɪnjuː ˌɔn dˈɑːktɚ mˈɑːɹtɪn lˈuːðɚ kˈɪŋ dʒˌeɪˈɑːɹ bˈuːlɪvˌɑːɹd",
+            "kəntˈɪnjuː ˌɔn dˈɑːktɚ mˈɑːɹtɪn lˈuːðɚ kˈɪŋ dʒˈuːnjɚ bˈuːlɪvˌɑːɹd",
         "en Turn left onto Ocean Ave": "tˈɜːn lˈɛft ˌɑːntʊ ˈoʊʃən ˈævənˌuː",
         "en Keep left at the fork onto Ventura Fwy": "kˈiːp lˈɛft æt ðə fˈɔːɹk ˌɑːntʊ vɛntˈʊɹɹə fɹˈiːweɪ",
         "en Continue onto Pacific Coast Hwy": "kəntˈɪnjuː ˌɑːntʊ pɐsˈɪfɪk kˈoʊst hˈaɪweɪ",

@@ -46,7 +46,7 @@ import VoiceGuidanceTesting
 
     @Test(arguments: [
         ("en", "Take St Charles Ave", "Take Saint Charles Avenue"),
-        ("en", "Turn onto Dr Martin Luther King Jr Dr", "Turn onto Doctor Martin Luther King Jr Drive"),
+        ("en", "Turn onto Dr Martin Luther King Jr Dr", "Turn onto Doctor Martin Luther King Junior Drive"),
         ("en", "Turn right onto Main St.", "Turn right onto Main Street."),
         ("en", "Turn right onto Main St N", "Turn right onto Main Street N"),
         ("en", "Continue on 3rd St toward Market", "Continue on 3rd Street toward Market"),

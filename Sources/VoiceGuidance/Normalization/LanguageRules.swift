@@ -84,6 +84,8 @@ struct LanguageRules: Sendable {
         abbreviations: [
             "Ave": "Avenue", "Blvd": "Boulevard", "Rd": "Road", "Hwy": "Highway", "Pkwy": "Parkway",
             "Expy": "Expressway", "Fwy": "Freeway", "Ln": "Lane", "Jct": "Junction", "Tpke": "Turnpike",
+            "Jr": "Junior", "Mt": "Mount", "Ft": "Fort", "Hts": "Heights", "Ctr": "Center", "Sq": "Square",
+            "Pl": "Place", "Cir": "Circle", "Trl": "Trail", "Ter": "Terrace", "Pt": "Point",
         ],
         streetSuffixes: ["St": "Street", "Dr": "Drive"],
         namePrefixes: ["St": "Saint", "Dr": "Doctor"],

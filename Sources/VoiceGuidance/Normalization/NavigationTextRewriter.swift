@@ -470,6 +470,8 @@ struct NavigationTextRewriter: Sendable {
         }
         guard isBoundary(tokens, end) || hasDot else { return nil }
         if let previous = token(tokens, i - 1), previous.text == "-" || previous.isNumber { return nil }
+        // "500 Ft": after a number it is a unit, not an abbreviation of a name.
+        if token(tokens, i - 1)?.isSpace == true, token(tokens, i - 2)?.isNumber == true { return nil }
         if let full = rules.abbreviations[key] {
             return (end - i, full + trailing)
         }
