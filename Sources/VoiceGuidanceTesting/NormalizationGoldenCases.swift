@@ -135,7 +135,7 @@ public enum NormalizationGoldenCases {
         Case("fr", "<say-as interpret-as=\"fraction\">3/4</say-as>", "trois quarts"),
         Case("fr", "<say-as interpret-as=\"fraction\">1/2</say-as>", "un demi"),
         Case("fr", "<say-as interpret-as=\"fraction\">2/5</say-as>", "deux cinquièmes"),
-        Case("fr", "<say-as interpret-as=\"unit\">90 km/h</say-as>", "quatre-vingt-dix kilomètres heure"),
+        Case("fr", "<say-as interpret-as=\"unit\">90 km/h</say-as>", "quatre-vingt-dix kilomètres par heure"),
         Case("fr", "<say-as interpret-as=\"unit\">1 h</say-as>", "une heure"),
         Case(
             "fr", "<say-as interpret-as=\"date\" format=\"dmy\">25/12/2024</say-as>",

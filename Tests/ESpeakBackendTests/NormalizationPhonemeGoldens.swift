@@ -104,7 +104,7 @@ enum NormalizationPhonemeGoldens {
         "fr <say-as interpret-as=\"fraction\">3/4</say-as>": "tʁwˈa kˈaʁ",
         "fr <say-as interpret-as=\"fraction\">1/2</say-as>": "œ̃ dəmˈi",
         "fr <say-as interpret-as=\"fraction\">2/5</say-as>": "dˈø sɛ̃kjˈɛm",
-        "fr <say-as interpret-as=\"unit\">90 km/h</say-as>": "kˈatʁvˈɛ̃dˈi kilomˈɛtʁz ˈœʁ",
+        "fr <say-as interpret-as=\"unit\">90 km/h</say-as>": "kˈatʁvˈɛ̃dˈi kilomˈɛtʁ paʁ ˈœʁ",
         "fr <say-as interpret-as=\"unit\">1 h</say-as>": "yn ˈœʁ",
         "fr <say-as interpret-as=\"date\" format=\"dmy\">25/12/2024</say-as>":
             "vˈɛ̃tsˈɛ̃k desˈɑ̃bʁ dˈø mˈil vˈɛ̃tkˈatʁ",

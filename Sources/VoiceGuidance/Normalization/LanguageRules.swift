@@ -122,7 +122,7 @@ struct LanguageRules: Sendable {
         units: [
             "m": unit("mètre", "mètres"), "km": unit("kilomètre", "kilomètres"),
             "ft": unit("pied", "pieds"), "yd": unit("yard", "yards"), "mi": unit("mile", "miles"),
-            "km/h": unit("kilomètre heure", "kilomètres heure"),
+            "km/h": unit("kilomètre par heure", "kilomètres par heure"),
             "mph": unit("mile par heure", "miles par heure"), "°": unit("degré", "degrés"),
             "°C": unit("degré Celsius", "degrés Celsius"), "%": unit("pour cent"),
             "h": unit("heure", "heures"), "min": unit("minute", "minutes"), "s": unit("seconde", "secondes"),
