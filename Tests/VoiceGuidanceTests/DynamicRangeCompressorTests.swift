@@ -97,6 +97,34 @@ func loudnessRange(_ samples: [Int16], sampleRate: Int) -> Double {
         #expect(rms(output[quietPart]) > rms(input[quietPart]) * 1.5)
     }
 
+    @Test func chunkedStreamMatchesWholeSegmentAndNeverClips() {
+        let input = burstSignal(loudDB: -1, quietDB: -30, seconds: 4, sampleRate: sampleRate)
+        var whole = input
+        DynamicRangeCompressor.speech.process(&whole, sampleRate: sampleRate)
+        var streamed: [Int16] = []
+        var state = DynamicRangeCompressor.State()
+        var start = 0
+        var chunkSize = 317
+        while start < input.count {
+            var chunk = Array(input[start..<min(start + chunkSize, input.count)])
+            DynamicRangeCompressor.speech.process(&chunk, sampleRate: sampleRate, state: &state)
+            streamed += chunk
+            start += chunkSize
+            chunkSize = chunkSize == 317 ? 1024 : 317
+        }
+        #expect(streamed.count == whole.count)
+        let ceiling = Int(pow(10, -1.0 / 20) * 32767) + 1
+        #expect(streamed.map { abs(Int($0)) }.max()! <= ceiling)
+        // Same sound: sample differences only where the limiter's look-ahead met a chunk edge.
+        var differing = 0
+        for index in whole.indices where abs(Int(whole[index]) - Int(streamed[index])) > 64 { differing += 1 }
+        #expect(Double(differing) / Double(whole.count) < 0.01, "\(differing) samples differ")
+        // Without the state carried over, every chunk would start uncompressed.
+        var fresh = Array(input[sampleRate / 2..<(sampleRate / 2 + 1024)])
+        DynamicRangeCompressor.speech.process(&fresh, sampleRate: sampleRate)
+        #expect(fresh != Array(whole[sampleRate / 2..<(sampleRate / 2 + 1024)]))
+    }
+
     @Test func gainComputerFollowsRatioAboveTheKnee() {
         let compressor = DynamicRangeCompressor(
             thresholdDB: -20, ratio: 4, kneeWidthDB: 0, attack: 0.01, release: 0.1, makeupGainDB: 0)

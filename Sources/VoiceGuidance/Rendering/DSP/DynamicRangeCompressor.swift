@@ -10,8 +10,8 @@ import Foundation
 /// gain over `limiterLookahead` before the peak (a linear ramp, no click) and recovering over
 /// `limiterRelease`.
 ///
-/// `process` works on a whole segment at once (the renderer's per-segment buffer); the state
-/// does not carry over between calls.
+/// `process(_:sampleRate:)` works on a whole segment at once; `process(_:sampleRate:state:)`
+/// works on a stream chunk by chunk, carrying the detector and gain state across chunks.
 public struct DynamicRangeCompressor: Sendable, Equatable {
     /// Level above which gain is reduced, in dBFS (RMS).
     public var thresholdDB: Double
@@ -76,16 +76,36 @@ public struct DynamicRangeCompressor: Sendable, Equatable {
         return over > 0 ? -slope * over : 0
     }
 
-    /// Compresses `samples` in place (mono, `sampleRate` Hz).
+    /// What a compressor carries from one chunk of a stream to the next.
+    public struct State: Sendable, Equatable {
+        var power = 0.0
+        var gainDB = 0.0
+        var limiterGain = 1.0
+
+        /// The state at the start of a stream (no signal seen yet).
+        public init() {}
+    }
+
+    /// Compresses `samples` in place (mono, `sampleRate` Hz), a whole segment at once.
     /// - Complexity: O(n).
     public func process(_ samples: inout [Int16], sampleRate: Int) {
+        var state = State()
+        process(&samples, sampleRate: sampleRate, state: &state)
+    }
+
+    /// Compresses one chunk of a stream in place, continuing from `state` and updating it, so
+    /// consecutive chunks sound like one signal. The limiter looks ahead only within the chunk:
+    /// a peak in a chunk's first 2 ms gets its gain at once instead of by a ramp (still never
+    /// clipping).
+    /// - Complexity: O(n).
+    public func process(_ samples: inout [Int16], sampleRate: Int, state: inout State) {
         guard !samples.isEmpty, sampleRate > 0 else { return }
         let rate = Double(sampleRate)
         let attackCoefficient = 1 - exp(-1 / (attack * rate))
         let releaseCoefficient = 1 - exp(-1 / (release * rate))
         let rmsCoefficient = 1 - exp(-1 / (Self.rmsWindow * rate))
-        var power = 0.0
-        var gainDB = 0.0
+        var power = state.power
+        var gainDB = state.gainDB
         var output = [Double](repeating: 0, count: samples.count)
         for index in samples.indices {
             let x = Double(samples[index]) / 32768
@@ -96,7 +116,9 @@ public struct DynamicRangeCompressor: Sendable, Equatable {
             gainDB += (target < gainDB ? attackCoefficient : releaseCoefficient) * (target - gainDB)
             output[index] = x * pow(10, (gainDB + makeupGainDB) / 20)
         }
-        limit(&output, sampleRate: rate)
+        state.power = power
+        state.gainDB = gainDB
+        state.limiterGain = limit(&output, sampleRate: rate, startGain: state.limiterGain)
         for index in samples.indices {
             let value = (output[index] * 32768).rounded()
             samples[index] = Int16(max(-32768, min(32767, value)))
@@ -105,7 +127,8 @@ public struct DynamicRangeCompressor: Sendable, Equatable {
 
     /// Look-ahead limiting: the gain each sample needs is reached by a linear ramp that starts
     /// `limiterLookahead` before it (backward pass) and is released linearly (forward pass).
-    private func limit(_ signal: inout [Double], sampleRate: Double) {
+    /// Returns the gain at the end, where the next chunk's release continues.
+    private func limit(_ signal: inout [Double], sampleRate: Double, startGain: Double) -> Double {
         let ceiling = pow(10, ceilingDB / 20) * (32767.0 / 32768.0)
         let rampLength = max(1, limiterLookahead * sampleRate)
         let attackStep = 1 / rampLength
@@ -118,10 +141,11 @@ public struct DynamicRangeCompressor: Sendable, Equatable {
             next = min(needed, next + attackStep)
             gains[index] = next
         }
-        var previous = 1.0
+        var previous = startGain
         for index in signal.indices {
             previous = min(gains[index], previous + releaseStep)
             signal[index] *= previous
         }
+        return previous
     }
 }
