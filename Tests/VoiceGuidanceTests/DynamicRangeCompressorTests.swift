@@ -39,7 +39,7 @@ private func burstSignal(loudDB: Double, quietDB: Double, seconds: Int, sampleRa
 
 /// Loudness range: dB between the 10th and 90th percentile of 50 ms RMS windows (silent
 /// windows skipped).
-func loudnessRange(_ samples: [Int16], sampleRate: Int) -> Double {
+private func loudnessRange(_ samples: [Int16], sampleRate: Int) -> Double {
     let window = sampleRate / 20
     var levels: [Double] = []
     var start = 0
