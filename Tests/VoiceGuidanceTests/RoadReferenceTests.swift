@@ -17,7 +17,8 @@ import VoiceGuidanceTesting
         ("350 5th Ave", "three fifty 5th Avenue"),
         ("1600 Amphitheatre Pkwy", "sixteen hundred Amphitheatre Parkway"),
         ("12345 Ventura Blvd", "one twenty-three forty-five Ventura Boulevard"),
-        ("2005 Market Street", "two thousand five Market Street"),
+        ("2005 Market Street", "two thousand five Market Street"), ("Road No. 5", "Road number 5"),
+        ("Road No.5", "Road number 5"),
     ])
     func englishReadsRefsAndNumbersAsPeopleDo(input: String, expected: String) {
         #expect(TextNormalizer(language: "en-US").normalize(text: input) == expected)

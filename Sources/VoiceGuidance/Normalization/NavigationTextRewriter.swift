@@ -466,7 +466,7 @@ struct NavigationTextRewriter: Sendable {
             token(tokens, i + 2)?.isNumber == true
                 || (token(tokens, i + 2)?.isSpace == true && token(tokens, i + 3)?.isNumber == true)
         {
-            return (2, rules.numberWord + " ")
+            return (2, rules.numberWord + (token(tokens, i + 2)?.isSpace == true ? "" : " "))
         }
         guard isBoundary(tokens, end) || hasDot else { return nil }
         if let previous = token(tokens, i - 1), previous.text == "-" || previous.isNumber { return nil }
