@@ -5,7 +5,9 @@ import VoiceGuidanceTesting
 
 /// Parses `input` (SSML or plain text) and normalises it in `language`; returns the text handed
 /// to eSpeak with whitespace collapsed, and the warnings.
-private func normalized(_ input: String, language: String) throws -> (text: String, warnings: [SSMLDiagnostic]) {
+private func normalized(_ input: String, language: String) throws -> (
+    text: String, warnings: [SSMLDiagnostic]
+) {
     let utterance = try SSMLParser().parse(input)
     let result = TextNormalizer(language: language).normalize(utterance)
     let text = result.plainText.split(whereSeparator: \.isWhitespace).joined(separator: " ")
