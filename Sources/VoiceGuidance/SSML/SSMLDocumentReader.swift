@@ -11,6 +11,8 @@ struct SSMLDocumentReader {
         var attributes: TextAttributes
         /// Inside `<sub>`: the alias was spoken, the written text is not.
         var suppressesText: Bool
+        /// How many segments existed when the element opened.
+        var segmentCount = 0
     }
 
     private let limits: SSMLParser.Limits
@@ -51,7 +53,7 @@ struct SSMLDocumentReader {
                 .malformed, "<\(open.name)> opened at \(open.location) is never closed", at: open.location)
         }
         let segments = try builder.finish()
-        let allWarnings = (tokenizer.warnings + warnings).enumerated().sorted { left, right in
+        let allWarnings = warnings.enumerated().sorted { left, right in
             let (a, b) = (left.element.location, right.element.location)
             if let a, let b, a != b { return (a.line, a.column) < (b.line, b.column) }
             return left.offset < right.offset
@@ -62,6 +64,7 @@ struct SSMLDocumentReader {
     // MARK: - Tokens
 
     private mutating func handleText(_ text: String, firstVisible: SourceLocation?) throws(SSMLError) {
+        warnings += tokenizer.takeWarnings(element: stack.last?.name)
         if let firstVisible {
             if isRootClosed {
                 throw SSMLError(
@@ -85,7 +88,13 @@ struct SSMLDocumentReader {
         switch top.element {
         case .p, .paragraph: try builder.appendSoftPause(.strong, at: location)
         case .s, .sentence: try builder.appendSoftPause(.medium, at: location)
-        case .sayAs, .phoneme: try builder.flush()
+        case .sayAs: try builder.flush()
+        case .phoneme:
+            try builder.flush()
+            if builder.segments.count == top.segmentCount, top.attributes.phoneme != nil {
+                // <phoneme ph="…"/> with no written text: the pronunciation alone is the segment.
+                try builder.appendEmptyText(attributes: top.attributes, at: top.location)
+            }
         default: break
         }
         if stack.isEmpty, mode == .document { isRootClosed = true }
@@ -126,6 +135,7 @@ struct SSMLDocumentReader {
             }
         }
         try apply(element, name: name, values, to: &frame, at: location)
+        frame.segmentCount = builder.segments.count
         stack.append(frame)
     }
 

@@ -39,14 +39,14 @@ enum SSMLNumber {
 
 extension StringProtocol {
     /// The text without leading and trailing XML white space.
+    ///
+    /// - Complexity: O(n), on UTF-8 code units (white space is ASCII, so no grapheme breaking).
     func trimmingSSMLWhitespace() -> Substring {
-        let isSpace: (Character) -> Bool = {
-            $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" || $0 == "\r\n"
-        }
-        let view = self[...]
-        guard let first = view.firstIndex(where: { !isSpace($0) }),
-            let last = view.lastIndex(where: { !isSpace($0) })
+        let view = Substring(self)
+        let isSpace: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
+        guard let first = view.utf8.firstIndex(where: { !isSpace($0) }),
+            let last = view.utf8.lastIndex(where: { !isSpace($0) })
         else { return Substring() }
-        return Substring(view[first...last])
+        return view[first...last]
     }
 }

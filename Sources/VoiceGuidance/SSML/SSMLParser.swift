@@ -74,9 +74,11 @@ public struct SSMLParser: Sendable {
                 at: SourceLocation(line: 1, column: 1))
         }
         if let bad = UTF8Validation.firstInvalidByte(in: data) {
+            let isUTF16 = data.starts(with: [0xFF, 0xFE]) || data.starts(with: [0xFE, 0xFF])
             throw SSMLError(
                 .invalidEncoding,
-                "byte 0x\(String(bad.byte, radix: 16, uppercase: true)) at offset \(bad.offset) is not valid UTF-8",
+                "byte 0x\(String(bad.byte, radix: 16, uppercase: true)) at offset \(bad.offset) is not valid UTF-8"
+                    + (isUTF16 ? " (the input looks like UTF-16; SSML must be UTF-8)" : ""),
                 at: bad.location)
         }
         return try parse(String(decoding: data, as: UTF8.self))

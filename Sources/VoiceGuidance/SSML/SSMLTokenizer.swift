@@ -31,13 +31,19 @@ struct SSMLTokenizer {
     private var column = 1
     /// Set once the first start tag is seen: whether that tag was `<speak>`.
     private var firstTagName: String?
-    /// Non-fatal findings (a bare `&` in plain text).
-    private(set) var warnings: [SSMLDiagnostic] = []
+    /// Non-fatal findings not yet taken (a bare `&` in plain text).
+    private var warnings: [SSMLDiagnostic] = []
 
     init(_ text: String) {
         var bytes = Array(text.utf8)
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }  // byte order mark
         self.bytes = bytes
+    }
+
+    /// Returns the warnings found since the last call, naming `element` as the one they are in.
+    mutating func takeWarnings(element: String?) -> [SSMLDiagnostic] {
+        defer { warnings.removeAll() }
+        return warnings.map { SSMLDiagnostic(element: element, message: $0.message, location: $0.location) }
     }
 
     private var location: SourceLocation { SourceLocation(line: line, column: column) }
@@ -55,7 +61,9 @@ struct SSMLTokenizer {
                 return try readCDATA()
             } else if matches("<!") {
                 let start = location
-                let isDTD = matches("<!DOCTYPE") || matches("<!ENTITY")
+                let isDTD =
+                    matches("<!DOCTYPE") || matches("<!ENTITY") || matches("<!ELEMENT")
+                    || matches("<!ATTLIST")
                 throw SSMLError(
                     .malformed,
                     isDTD
@@ -183,7 +191,7 @@ struct SSMLTokenizer {
             if byte == UInt8(ascii: "&") {
                 let here = location
                 if let decoded = try readReference(inAttribute: false) {
-                    if firstVisible == nil, decoded != [0x20] { firstVisible = here }
+                    if firstVisible == nil, !decoded.allSatisfy(Self.isWhitespace) { firstVisible = here }
                     text.append(contentsOf: decoded)
                 }
                 continue
@@ -301,11 +309,12 @@ struct SSMLTokenizer {
         let first = index
         while index < bytes.count, Self.isNameByte(bytes[index]) { advance() }
         let name = String(decoding: bytes[first..<index], as: UTF8.self)
-        let parts = name.split(separator: ":", omittingEmptySubsequences: false)
-        if parts.count > 2 || (parts.count == 2 && (parts[0].isEmpty || parts[1].isEmpty)) {
+        let colons = bytes[first..<index].indices.filter { bytes[$0] == UInt8(ascii: ":") }
+        if colons.count > 1 || colons.first.map({ $0 == first || $0 == index - 1 }) == true {
             var hint = ""
-            if parts.count == 2, parts[1].isEmpty, index < bytes.count, Self.isWhitespace(bytes[index]) {
-                hint = " (a space after the colon? write '\(name)effect', with no space)"
+            if colons.count == 1, colons[0] == index - 1, index < bytes.count, Self.isWhitespace(bytes[index])
+            {
+                hint = " (is there a space after the colon?)"
             }
             throw SSMLError(
                 .malformed,

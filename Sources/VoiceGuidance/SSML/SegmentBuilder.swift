@@ -39,6 +39,14 @@ struct SegmentBuilder {
         pendingText += text
     }
 
+    /// Adds a text segment with no text (a `<phoneme>` whose pronunciation is all there is).
+    mutating func appendEmptyText(attributes: TextAttributes, at location: SourceLocation) throws(SSMLError) {
+        try flush()
+        try append(.text(attributes.segment(text: "", location: location)), soft: false, at: location)
+        hasContent = true
+        suppressesNextSoftPause = false
+    }
+
     /// Ends the current run of text, so the next text starts a new segment.
     mutating func flush() throws(SSMLError) {
         guard let attributes = pendingAttributes else { return }
@@ -126,20 +134,22 @@ struct SegmentBuilder {
     }
 
     /// Runs of XML white space become one space; none is left at either end.
+    ///
+    /// - Complexity: O(n), on UTF-8 code units.
     static func collapsingWhitespace(_ text: String) -> String {
-        var result = String.UnicodeScalarView()
+        var result: [UInt8] = []
+        result.reserveCapacity(text.utf8.count)
         var pendingSpace = false
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case " ", "\t", "\n", "\r":
+        for byte in text.utf8 {
+            if SSMLTokenizer.isWhitespace(byte) {
                 pendingSpace = true
-            default:
-                if pendingSpace, !result.isEmpty { result.append(" ") }
+            } else {
+                if pendingSpace, !result.isEmpty { result.append(0x20) }
                 pendingSpace = false
-                result.append(scalar)
+                result.append(byte)
             }
         }
-        return String(result)
+        return String(decoding: result, as: UTF8.self)
     }
 
     static func format(_ seconds: Double) -> String {
