@@ -28,6 +28,8 @@ final class ESpeakEngine: Sendable {
     /// Samples per second of everything the engine makes.
     let sampleRate: Int
     private let session: Mutex<ESpeakSession>
+    /// The thread inside `perform` (`pthread_self`), or 0.
+    private let owner = Atomic<UInt>(0)
 
     private enum Slot: Sendable {
         case empty
@@ -99,9 +101,25 @@ final class ESpeakEngine: Sendable {
 
     /// Runs `body` with exclusive use of the library.
     ///
-    /// `body` must not call back into the engine (the lock is not reentrant).
+    /// - Throws: `ESpeakError` when called from inside `body` on the same thread (a render
+    ///   handler that renders again): the lock is not reentrant, so that would deadlock.
     func perform<Result: Sendable>(_ body: (inout ESpeakSession) throws -> Result) throws -> Result {
-        try session.withLock { session in try body(&session) }
+        #if canImport(Glibc)
+            let thread = UInt(pthread_self())
+        #else
+            let thread = UInt(bitPattern: pthread_self())
+        #endif
+        if owner.load(ordering: .acquiring) == thread {
+            throw ESpeakError(
+                code: .other,
+                message:
+                    "eSpeak NG is already in use on this thread: a render handler must not call the renderer")
+        }
+        return try session.withLock { session in
+            owner.store(thread, ordering: .releasing)
+            defer { owner.store(0, ordering: .releasing) }
+            return try body(&session)
+        }
     }
 }
 
@@ -154,6 +172,9 @@ struct ESpeakSession: Sendable {
     ) throws(ESpeakError) -> Bool {
         var flags = UInt32(espeakCHARS_UTF8)
         if phonemeInput { flags |= UInt32(espeakPHONEMES) }
+        // Set on every call (it only stores a pointer): code in the same process that drives
+        // libespeak-ng directly, such as a benchmark, may have replaced it.
+        espeak_SetSynthCallback(synthesisCallback)
         let status = withoutActuallyEscaping(receive) { escapable in
             let request = SynthesisRequest(receive: escapable)
             return withExtendedLifetime(request) {
@@ -198,11 +219,13 @@ struct ESpeakSession: Sendable {
             var index = 0
             while let entry = list[index] {
                 let voice = entry.pointee
+                let languages = languageList(voice.languages)
                 voices.append(
                     ESpeakVoice(
                         name: voice.name.map { String(cString: $0) } ?? "",
-                        languages: languageList(voice.languages),
-                        identifier: voice.identifier.map { String(cString: $0) } ?? ""))
+                        languages: languages.map(\.name),
+                        identifier: voice.identifier.map { String(cString: $0) } ?? "",
+                        languagePriorities: languages.map(\.priority)))
                 index += 1
             }
         }
@@ -212,13 +235,14 @@ struct ESpeakSession: Sendable {
 }
 
 /// Reads eSpeak's language list: (priority byte, NUL-terminated name)… ending in a NUL byte.
-private func languageList(_ pointer: UnsafePointer<CChar>?) -> [String] {
+private func languageList(_ pointer: UnsafePointer<CChar>?) -> [(name: String, priority: Int)] {
     guard var cursor = pointer else { return [] }
-    var languages: [String] = []
+    var languages: [(name: String, priority: Int)] = []
     while cursor.pointee != 0 {
-        cursor += 1  // the priority byte
+        let priority = Int(UInt8(bitPattern: cursor.pointee))
+        cursor += 1
         let name = String(cString: cursor)
-        if !name.isEmpty { languages.append(name) }
+        if !name.isEmpty { languages.append((name, priority)) }
         cursor += name.utf8.count + 1
     }
     return languages

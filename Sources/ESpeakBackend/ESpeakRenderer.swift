@@ -32,11 +32,12 @@ public final class ESpeakRenderer: SpeechRenderer {
     /// The sample rate eSpeak NG makes (22,050 Hz).
     public var sampleRate: Int { engine.sampleRate }
 
-    /// The voices installed with eSpeak NG, MBROLA ones included.
+    /// The voices installed with eSpeak NG (its own; MBROLA voices, which need the separate
+    /// mbrola program, are not listed).
     ///
     /// - Throws: `RenderError.Kind.engineUnavailable` when the library cannot start.
     public static func installedVoices() throws -> [ESpeakVoice] {
-        try ESpeakRenderer().engine.perform { session in session.installedVoices() }
+        try ESpeakRenderer().locked { session in session.installedVoices() }
     }
 
     /// The phonemes eSpeak NG would speak for `text` in `voice`, clauses separated by spaces.
@@ -47,7 +48,7 @@ public final class ESpeakRenderer: SpeechRenderer {
     ///   - ipa: IPA when true, eSpeak's ASCII phoneme mnemonics when false.
     /// - Throws: `RenderError.Kind.voiceNotFound` when the profile's voice is not installed.
     public func phonemes(for text: String, voice: VoiceProfile, ipa: Bool = true) throws -> String {
-        try engine.perform { session in
+        try locked { session in
             let resolver = ESpeakVoiceResolver(installed: session.installedVoices())
             try select(resolver.profileVoiceName(voice), in: &session, resolver: resolver)
             return session.phonemes(for: text, ipa: ipa).joined(separator: " ")
@@ -82,7 +83,7 @@ public final class ESpeakRenderer: SpeechRenderer {
                 "the utterance asks for \(totalPause) s of pauses; the limit is \(Self.maximumPauseSeconds) s"
             )
         }
-        let resolver = try engine.perform { session in
+        let resolver = try locked { session in
             let resolver = ESpeakVoiceResolver(installed: session.installedVoices())
             try select(resolver.profileVoiceName(voice), in: &session, resolver: resolver)
             return resolver
@@ -110,7 +111,8 @@ public final class ESpeakRenderer: SpeechRenderer {
                     trace.append(SegmentTrace(text: text.text, settings: settings))
                     let keepTail = Self.nextIsText(segments, after: index)
                     try speak(
-                        settings, written: text.text, output: output, warnings: &warnings, resolver: resolver)
+                        settings, written: text.text, output: output, warnings: &warnings,
+                        profileVoice: resolver.profileVoiceName(voice))
                     output.endSpeech(keepTail: keepTail)
                 }
             }
@@ -124,16 +126,32 @@ public final class ESpeakRenderer: SpeechRenderer {
 
     /// Speaks one text segment into `output`, falling back to the profile's voice when the
     /// segment's voice cannot be selected.
+    ///
+    /// - Throws: `RenderError.Kind.synthesisFailed` when eSpeak NG fails.
     private func speak(
         _ settings: ESpeakSegmentSettings, written: String, output: RenderOutput, warnings: inout [String],
-        resolver: ESpeakVoiceResolver
+        profileVoice: String
     ) throws {
-        let fallbackWarning: String? = try engine.perform { session in
+        let fallbackWarning: String?
+        do {
+            fallbackWarning = try speakLocked(
+                settings, written: written, output: output, profileVoice: profileVoice)
+        } catch let error as ESpeakError {
+            throw RenderError(.synthesisFailed, error.message)
+        }
+        if let fallbackWarning, !warnings.contains(fallbackWarning) { warnings.append(fallbackWarning) }
+    }
+
+    private func speakLocked(
+        _ settings: ESpeakSegmentSettings, written: String, output: RenderOutput, profileVoice: String
+    ) throws -> String? {
+        try locked { session in
             var warning: String?
             do {
                 try session.selectVoice(settings.voiceName)
             } catch {
-                warning = "\(error); speaking in \(session.currentVoice ?? "the previous voice")"
+                warning = "\(error); speaking in \(profileVoice)"
+                try session.selectVoice(profileVoice)
             }
             try session.setProsody(rate: settings.rate, pitch: settings.pitch)
             output.beginSpeech(
@@ -145,12 +163,26 @@ public final class ESpeakRenderer: SpeechRenderer {
             }
             return warning
         }
-        if let fallbackWarning, !warnings.contains(fallbackWarning) { warnings.append(fallbackWarning) }
+    }
+
+    /// Runs `body` with the engine held; eSpeak failures become `RenderError.Kind.synthesisFailed`.
+    private func locked<Result: Sendable>(_ body: (inout ESpeakSession) throws -> Result) throws -> Result {
+        do {
+            return try engine.perform(body)
+        } catch let error as ESpeakError {
+            throw RenderError(.synthesisFailed, error.message)
+        }
     }
 
     /// Selects the profile's voice, turning a failure into `RenderError.voiceNotFound`.
     private func select(_ name: String, in session: inout ESpeakSession, resolver: ESpeakVoiceResolver) throws
     {
+        if resolver.isMBROLA(name) {
+            throw RenderError(
+                .voiceNotFound,
+                "eSpeak NG voice '\(name)' is an MBROLA voice, which needs the separate mbrola program; "
+                    + "installed voices: \(resolver.summary())")
+        }
         do {
             try session.selectVoice(name)
         } catch {

@@ -10,6 +10,14 @@ struct ESpeakVoiceResolver: Sendable {
         voices = installed.filter { !$0.isMBROLA }
     }
 
+    /// Whether `name` (`mb-de1`, `mb/mb-de1+f3`) names an MBROLA voice, which cannot be used:
+    /// the MBROLA synthesizer is not part of eSpeak NG, and selecting one without it fails after
+    /// printing to stderr. eSpeak NG names all of them `mb-…` in the folder `mb/`.
+    func isMBROLA(_ name: String) -> Bool {
+        let base = name.lowercased()
+        return base.hasPrefix("mb-") || base.hasPrefix("mb/")
+    }
+
     /// The eSpeak variant a `<voice gender>` asks for, or nil to keep the profile's.
     static func variant(forGender gender: String) -> String? {
         switch gender.lowercased() {
@@ -77,19 +85,25 @@ struct ESpeakVoiceResolver: Sendable {
             return .profile
         }
         if primary == profile.language && !hasRegion { return .profile }
-        if let exact = voices.first(where: { $0.languages.contains { Self.normalized($0) == wanted } }) {
-            return .voice(exact)
-        }
+        if let exact = preferredVoice(speaking: wanted) { return .voice(exact) }
         if primary == profile.language { return .profile }
-        if let general = voices.first(where: { $0.languages.contains { Self.normalized($0) == primary } }) {
-            return .voice(general)
-        }
+        if let general = preferredVoice(speaking: primary) { return .voice(general) }
         if let related = voices.first(where: {
             $0.languages.contains { Self.normalized($0).hasPrefix(primary + "-") }
         }) {
             return .voice(related)
         }
         return .none
+    }
+
+    /// The voice eSpeak prefers for a language (lowest priority number, then list order).
+    private func preferredVoice(speaking language: String) -> ESpeakVoice? {
+        var best: (voice: ESpeakVoice, priority: Int)?
+        for voice in voices {
+            guard let priority = voice.priority(of: language) else { continue }
+            if best == nil || priority < best!.priority { best = (voice, priority) }
+        }
+        return best?.voice
     }
 
     /// An installed voice by display name, identifier, the identifier's last part, or language.
@@ -99,7 +113,7 @@ struct ESpeakVoiceResolver: Sendable {
             ?? voices.first {
                 Self.normalized(String($0.identifier.split(separator: "/").last ?? "")) == wanted
             }
-            ?? voices.first { $0.languages.contains { Self.normalized($0) == wanted } }
+            ?? preferredVoice(speaking: wanted)
     }
 
     /// A short list of installed voices for error messages (`de (gmw/de), en-us (gmw/en-US), …`).

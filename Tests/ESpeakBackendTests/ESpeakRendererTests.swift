@@ -92,11 +92,9 @@ struct ESpeakRendererTests {
         let moved = try render([text(sentence, prosody: Prosody(pitch: multiplier))])
         let baseF0 = try #require(AudioAnalysis.fundamentalFrequency(base.samples, sampleRate: rate))
         let movedF0 = try #require(AudioAnalysis.fundamentalFrequency(moved.samples, sampleRate: rate))
-        if raises {
-            #expect(movedF0 > baseF0 * 1.1, "F0 \(baseF0) → \(movedF0)")
-        } else {
-            #expect(movedF0 < baseF0 / 1.1, "F0 \(baseF0) → \(movedF0)")
-        }
+        #expect(raises ? movedF0 > baseF0 : movedF0 < baseF0, "F0 \(baseF0) → \(movedF0)")
+        // The mapping is calibrated: the measured change is close to the one asked for.
+        #expect(abs(movedF0 / baseF0 / multiplier - 1) < 0.1, "F0 \(baseF0) → \(movedF0)")
     }
 
     @Test func markFallsBetweenItsWords() throws {
@@ -148,6 +146,22 @@ struct ESpeakRendererTests {
         #expect(AudioAnalysis.spectralSimilarity(tail, englishAlone.samples) > 0.9)
     }
 
+    @Test(arguments: [
+        ("fr-FR", "roa/fr"), ("es-ES", "roa/es"), ("en-GB", "gmw/en"), ("de-AT", "gmw/de"),
+        ("pt-BR", "roa/pt-BR"),
+        ("EN-us", "en-us"), ("en", "en-us"), ("it_IT", "roa/it"),
+    ])
+    func languageTagsPickEspeakVoices(tag: String, voiceName: String) throws {
+        #expect(try trace([text("x", language: tag)]).trace.map(\.settings.voiceName) == [voiceName])
+    }
+
+    @Test func emptyTextAndLongPauses() throws {
+        let empty = try render([text(""), text("  "), .mark("m")])
+        #expect(empty.samples.isEmpty)
+        #expect(empty.marks == [MarkBoundary(name: "m", sample: 0)])
+        #expect(throws: RenderError.self) { try render([.pause(.seconds(400)), .pause(.seconds(400))]) }
+    }
+
     @Test func languageOfTheProfileKeepsTheProfileVoice() throws {
         let segments = [text("Turn left", language: "en"), text("now", language: "en-US")]
         #expect(try trace(segments).trace.map(\.settings.voiceName) == ["en-us", "en-us"])
@@ -180,7 +194,7 @@ struct ESpeakRendererTests {
 
     /// eSpeak NG's waveform depends on what the process synthesized before, so the comparison
     /// with `espeak-ng -w` (a fresh process) renders in a fresh process too: this test binary,
-    /// running only `renderForComparison` (below) with the output path in the environment.
+    /// running only `renderInFreshProcess` (below) with the output path in the environment.
     @Test func matchesTheCommandLineProgram() throws {
         let sentence = "Turn left onto Main Street, then keep right."
         let directory = FileManager.default.temporaryDirectory
@@ -192,7 +206,7 @@ struct ESpeakRendererTests {
         try run("/usr/bin/espeak-ng", ["-v", "en-us", "-s", "175", "-w", cliWAV.path, sentence])
         try run(
             ProcessInfo.processInfo.arguments[0],
-            ["--testing-library", "swift-testing", "--filter", "renderForComparison"],
+            ["--testing-library", "swift-testing", "--filter", "renderInFreshProcess"],
             environment: [
                 FreshProcessRender.outputVariable: oursWAV.path, FreshProcessRender.textVariable: sentence,
             ])
@@ -209,6 +223,44 @@ struct ESpeakRendererTests {
         let again = try render([text(sentence)])
         #expect(AudioAnalysis.spectralSimilarity(again.samples, theirs) > 0.9)
         #expect(abs(again.samples.count - theirs.count) < rate / 50)
+    }
+
+    @Test func missingDataIsAnErrorNotAnExit() throws {
+        let directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("espeak-empty-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let report = directory.appendingPathComponent("report.txt")
+        try run(
+            ProcessInfo.processInfo.arguments[0],
+            ["--testing-library", "swift-testing", "--filter", "renderInFreshProcess"],
+            environment: [
+                FreshProcessRender.outputVariable: report.path,
+                FreshProcessRender.dataVariable: directory.path,
+            ])
+        let message = try String(contentsOf: report, encoding: .utf8)
+        #expect(message.hasPrefix("engineUnavailable: cannot start eSpeak NG"), "\(message)")
+        #expect(message.contains(directory.path))
+    }
+
+    @Test func anotherDataPathAfterStartIsAnError() {
+        #expect {
+            _ = try ESpeakRenderer(dataPath: "/tmp/some-other-espeak-data")
+        } throws: { error in
+            (error as? RenderError)?.kind == .engineUnavailable
+        }
+    }
+
+    @Test func emphasisChangesRatePitchAndVolume() throws {
+        let segments: [Segment] = [
+            .text(TextSegment(text: "now", emphasis: .strong)),
+            .text(TextSegment(text: "now", emphasis: .reduced)),
+            .text(TextSegment(text: "now", emphasis: EmphasisLevel.none)),
+        ]
+        let settings = try trace(segments).trace.map(\.settings)
+        #expect(settings[0].rate < 175 && settings[0].pitch > 50 && settings[0].gainDB > 0)
+        #expect(settings[1].rate > 175 && settings[1].pitch < 50 && settings[1].gainDB < 0)
+        #expect(settings[2].rate == 175 && settings[2].pitch == 50 && settings[2].gainDB == 0)
     }
 
     private func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws
@@ -239,6 +291,35 @@ struct ESpeakRendererTests {
         let before = try render([text("Turn left.")])
         #expect(AudioAnalysis.spectralSimilarity(after.samples, before.samples) > 0.9)
         #expect(try trace([text("Turn left.")]).trace.map(\.settings.voiceName) == ["en-us"])
+    }
+
+    @Test func mbrolaVoiceIsRefusedWithoutCallingEspeak() throws {
+        let mbrola = VoiceProfile(id: "x", locale: "de-DE", espeakVoice: "mb-de1")
+        #expect {
+            _ = try render([text("hallo")], voice: mbrola)
+        } throws: { error in
+            guard let error = error as? RenderError else { return false }
+            return error.kind == .voiceNotFound && error.message.contains("MBROLA")
+        }
+    }
+
+    @Test func handlerThatRendersAgainGetsAnErrorNotADeadlock() throws {
+        var nestedError: RenderError?
+        let renderer = self.renderer
+        let voice = english
+        let audio = try renderer.render(Utterance(text: "Turn left."), voice: voice) { event in
+            if nestedError == nil {
+                do {
+                    _ = try renderer.render(Utterance(text: "again"), voice: voice)
+                } catch {
+                    nestedError = error as? RenderError
+                }
+            }
+            return .continue
+        }
+        #expect(audio.sampleCount > rate / 4)
+        let error = try #require(nestedError)
+        #expect(error.message.contains("must not call the renderer"))
     }
 
     @Test func stopEndsWithinAChunk() throws {
@@ -309,6 +390,10 @@ struct ESpeakRendererTests {
             try renderer.phonemes(for: "Hello world. Turn left.", voice: english)
                 == "həlˈoʊ wˈɜːld tˈɜːn lˈɛft")
         #expect(try renderer.phonemes(for: "hello", voice: english, ipa: false) == "h@l'oU")
+        #expect(try renderer.phonemes(for: "", voice: english) == "")
+        #expect(
+            try renderer.phonemes(
+                for: "Hallo", voice: VoiceProfile(id: "de", locale: "de-DE", espeakVoice: "de")) == "hˈaloː")
     }
 
     @Test func installedVoicesIncludeGerman() throws {
@@ -317,6 +402,19 @@ struct ESpeakRendererTests {
         let german = try #require(voices.first { $0.identifier == "gmw/de" })
         #expect(german.languages.first == "de")
         #expect(german.name == "German")
+    }
+
+    @Test func corpusAnnouncementsRenderCleanly() throws {
+        let texts = Array(Set(try SharedFixtures.announcements().map(\.text))).sorted()
+        #expect(texts.count > 400)
+        for text in stride(from: 0, to: texts.count, by: 10).map({ texts[$0] }) {
+            let audio = try renderer.render(Utterance(text: text), voice: english)
+            #expect(audio.duration > 0.3, "\(text)")
+            #expect(AudioAnalysis.leadingSilence(audio.samples, sampleRate: rate) == 0, "\(text)")
+            #expect(AudioAnalysis.trailingSilence(audio.samples, sampleRate: rate) == 0, "\(text)")
+            #expect(!audio.words.isEmpty && audio.words.map(\.sample) == audio.words.map(\.sample).sorted())
+            #expect(audio.words.allSatisfy { $0.sample < audio.samples.count }, "\(text)")
+        }
     }
 
     @Test func concurrentRendersAgree() async throws {
@@ -343,18 +441,29 @@ struct ESpeakRendererTests {
     }
 }
 
-/// The renderer's side of `matchesTheCommandLineProgram`, run in a child process (the first
-/// utterance of a fresh engine); skipped unless that test set the environment.
+/// The child-process side of `matchesTheCommandLineProgram` and `missingDataIsAnErrorNotAnExit`:
+/// the first use of a fresh engine. Skipped unless one of those tests set the environment.
 @Suite struct FreshProcessRender {
     static let outputVariable = "VOICEGUIDANCE_FRESH_RENDER_OUTPUT"
     static let textVariable = "VOICEGUIDANCE_FRESH_RENDER_TEXT"
+    static let dataVariable = "VOICEGUIDANCE_FRESH_RENDER_DATA"
 
     @Test(.enabled(if: ProcessInfo.processInfo.environment[outputVariable] != nil))
-    func renderForComparison() throws {
+    func renderInFreshProcess() throws {
         let environment = ProcessInfo.processInfo.environment
-        let output = try #require(environment[Self.outputVariable])
+        let output = URL(fileURLWithPath: try #require(environment[Self.outputVariable]))
+        if let dataPath = environment[Self.dataVariable] {
+            // Starting with a folder that holds no data must throw, not exit the process.
+            do {
+                _ = try ESpeakRenderer(dataPath: dataPath)
+                try Data("started".utf8).write(to: output)
+            } catch let error as RenderError {
+                try Data("\(error.kind): \(error.message)".utf8).write(to: output)
+            }
+            return
+        }
         let text = try #require(environment[Self.textVariable])
         let audio = try ESpeakRenderer().render(Utterance(text: text), voice: .fallback)
-        try WAVFile.write(audio, to: URL(fileURLWithPath: output))
+        try WAVFile.write(audio, to: output)
     }
 }

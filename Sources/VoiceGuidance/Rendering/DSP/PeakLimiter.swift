@@ -33,10 +33,10 @@ public struct PeakLimiter: Sendable {
     /// - Parameters:
     ///   - ceilingDB: the output ceiling in dBFS (−0.3 dB by default).
     ///   - lookaheadSeconds: look-ahead and attack time (3 ms by default).
-    ///   - releaseSeconds: time constant of the release (60 ms by default).
+    ///   - releaseSeconds: time constant of the release (30 ms by default).
     ///   - sampleRate: samples per second.
     public init(
-        ceilingDB: Double = -0.3, lookaheadSeconds: Double = 0.003, releaseSeconds: Double = 0.06,
+        ceilingDB: Double = -0.3, lookaheadSeconds: Double = 0.003, releaseSeconds: Double = 0.03,
         sampleRate: Int
     ) {
         ceiling = Float(32_767 * Decibels.amplitude(fromDB: min(0, ceilingDB)))
