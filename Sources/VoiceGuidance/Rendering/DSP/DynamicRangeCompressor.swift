@@ -1,0 +1,151 @@
+import Foundation
+
+/// A feed-forward dynamic range compressor with make-up gain and a look-ahead peak limiter, for
+/// mono Int16 speech (`<amazon:effect name="drc">`): quiet syllables come up, loud ones go down,
+/// so the whole prompt stays audible over road noise, and nothing clips.
+///
+/// The signal path per sample: an RMS level detector (10 ms) → a soft-knee gain computer
+/// (`threshold`, `ratio`, `kneeWidth`) → the gain smoothed in decibels with separate `attack`
+/// and `release` times → make-up gain → a limiter that keeps every output peak at or below `ceiling`, reaching its
+/// gain over `limiterLookahead` before the peak (a linear ramp, no click) and recovering over
+/// `limiterRelease`.
+///
+/// `process(_:sampleRate:)` works on a whole segment at once; `process(_:sampleRate:state:)`
+/// works on a stream chunk by chunk, carrying the detector and gain state across chunks.
+public struct DynamicRangeCompressor: Sendable, Equatable {
+    /// Level above which gain is reduced, in dBFS (RMS).
+    public var thresholdDB: Double
+    /// Input dB above the threshold per output dB above it (3 means 3:1).
+    public var ratio: Double
+    /// Width of the soft knee around the threshold, in dB (0 is a hard knee).
+    public var kneeWidthDB: Double
+    /// Time for the detector to follow a rise in level, in seconds.
+    public var attack: Double
+    /// Time for the detector to follow a fall in level, in seconds.
+    public var release: Double
+    /// Gain added after compression, in dB.
+    public var makeupGainDB: Double
+    /// The highest output peak, in dBFS.
+    public var ceilingDB: Double
+    /// How far ahead of a peak the limiter starts reducing gain, in seconds.
+    public var limiterLookahead: Double
+    /// How long the limiter takes to recover full gain, in seconds.
+    public var limiterRelease: Double
+
+    public init(
+        thresholdDB: Double, ratio: Double, kneeWidthDB: Double = 6, attack: Double, release: Double,
+        makeupGainDB: Double, ceilingDB: Double = -1, limiterLookahead: Double = 0.002,
+        limiterRelease: Double = 0.05
+    ) {
+        self.thresholdDB = thresholdDB
+        self.ratio = max(1, ratio)
+        self.kneeWidthDB = max(0, kneeWidthDB)
+        self.attack = max(0.0001, attack)
+        self.release = max(0.0001, release)
+        self.makeupGainDB = makeupGainDB
+        self.ceilingDB = min(0, ceilingDB)
+        self.limiterLookahead = max(0, limiterLookahead)
+        self.limiterRelease = max(0.0001, limiterRelease)
+    }
+
+    /// Values tuned for eSpeak NG speech heard over road noise.
+    ///
+    /// eSpeak's voices peak near −0.5 dBFS with 50 ms RMS levels spread from about −37 dBFS
+    /// (10th percentile) to −16 dBFS (90th). A −40 dBFS threshold at 3:1 with a 6 dB knee
+    /// works on nearly all of that range, so quiet syllables come up against loud ones
+    /// (measured: a prompt with one half 24 dB quieter goes from a 35 dB to a 21 dB loudness
+    /// range); 5 ms attack catches the onset of a stressed vowel, 100 ms release (in dB) follows
+    /// syllables without pumping; +14 dB make-up brings the result back to the original
+    /// loudness of the loud parts; the limiter holds peaks at −1 dBFS.
+    public static let speech = DynamicRangeCompressor(
+        thresholdDB: -40, ratio: 3, kneeWidthDB: 6, attack: 0.005, release: 0.1, makeupGainDB: 14,
+        ceilingDB: -1, limiterLookahead: 0.002, limiterRelease: 0.05)
+
+    /// The time constant of the RMS level measurement, in seconds (shorter than a syllable,
+    /// longer than a pitch period).
+    static let rmsWindow = 0.01
+
+    /// The gain in dB the gain computer applies at an input level (before make-up).
+    public func gainReductionDB(atLevel level: Double) -> Double {
+        let over = level - thresholdDB
+        let slope = 1 - 1 / ratio
+        if kneeWidthDB > 0 && abs(over) <= kneeWidthDB / 2 {
+            let x = over + kneeWidthDB / 2
+            return -slope * x * x / (2 * kneeWidthDB)
+        }
+        return over > 0 ? -slope * over : 0
+    }
+
+    /// What a compressor carries from one chunk of a stream to the next.
+    public struct State: Sendable, Equatable {
+        var power = 0.0
+        var gainDB = 0.0
+        var limiterGain = 1.0
+
+        /// The state at the start of a stream (no signal seen yet).
+        public init() {}
+    }
+
+    /// Compresses `samples` in place (mono, `sampleRate` Hz), a whole segment at once.
+    /// - Complexity: O(n).
+    public func process(_ samples: inout [Int16], sampleRate: Int) {
+        var state = State()
+        process(&samples, sampleRate: sampleRate, state: &state)
+    }
+
+    /// Compresses one chunk of a stream in place, continuing from `state` and updating it, so
+    /// consecutive chunks sound like one signal. The limiter looks ahead only within the chunk:
+    /// a peak in a chunk's first 2 ms gets its gain at once instead of by a ramp (still never
+    /// clipping).
+    /// - Complexity: O(n).
+    public func process(_ samples: inout [Int16], sampleRate: Int, state: inout State) {
+        guard !samples.isEmpty, sampleRate > 0 else { return }
+        let rate = Double(sampleRate)
+        let attackCoefficient = 1 - exp(-1 / (attack * rate))
+        let releaseCoefficient = 1 - exp(-1 / (release * rate))
+        let rmsCoefficient = 1 - exp(-1 / (Self.rmsWindow * rate))
+        var power = state.power
+        var gainDB = state.gainDB
+        var output = [Double](repeating: 0, count: samples.count)
+        for index in samples.indices {
+            let x = Double(samples[index]) / 32768
+            power += rmsCoefficient * (x * x - power)
+            let target = gainReductionDB(atLevel: 10 * log10(power + 1e-12))
+            // Smoothed in decibels: a 100 ms release recovers 100 ms after a loud word whatever
+            // the drop in level (smoothing the power instead takes many times longer).
+            gainDB += (target < gainDB ? attackCoefficient : releaseCoefficient) * (target - gainDB)
+            output[index] = x * pow(10, (gainDB + makeupGainDB) / 20)
+        }
+        state.power = power
+        state.gainDB = gainDB
+        state.limiterGain = limit(&output, sampleRate: rate, startGain: state.limiterGain)
+        for index in samples.indices {
+            let value = (output[index] * 32768).rounded()
+            samples[index] = Int16(max(-32768, min(32767, value)))
+        }
+    }
+
+    /// Look-ahead limiting: the gain each sample needs is reached by a linear ramp that starts
+    /// `limiterLookahead` before it (backward pass) and is released linearly (forward pass).
+    /// Returns the gain at the end, where the next chunk's release continues.
+    private func limit(_ signal: inout [Double], sampleRate: Double, startGain: Double) -> Double {
+        let ceiling = pow(10, ceilingDB / 20) * (32767.0 / 32768.0)
+        let rampLength = max(1, limiterLookahead * sampleRate)
+        let attackStep = 1 / rampLength
+        let releaseStep = 1 / max(1, limiterRelease * sampleRate)
+        var gains = [Double](repeating: 1, count: signal.count)
+        var next = 1.0
+        for index in signal.indices.reversed() {
+            let magnitude = abs(signal[index])
+            let needed = magnitude > ceiling ? ceiling / magnitude : 1
+            next = min(needed, next + attackStep)
+            gains[index] = next
+        }
+        var previous = startGain
+        for index in signal.indices {
+            previous = min(gains[index], previous + releaseStep)
+            signal[index] *= previous
+        }
+        return previous
+    }
+}

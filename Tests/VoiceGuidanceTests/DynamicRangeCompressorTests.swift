@@ -1,0 +1,174 @@
+import Foundation
+import Testing
+import VoiceGuidance
+
+/// A deterministic generator (SplitMix64) so the test signals are the same on every run.
+private struct SeededGenerator: RandomNumberGenerator {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+/// Tone bursts (300 Hz with noise, 40 ms on / 20 ms off like syllables) alternating between
+/// a loud and a quiet level, one second each, for `seconds` in total.
+private func burstSignal(loudDB: Double, quietDB: Double, seconds: Int, sampleRate: Int) -> [Int16] {
+    var generator = SeededGenerator(state: 42)
+    var samples: [Int16] = []
+    samples.reserveCapacity(seconds * sampleRate)
+    for second in 0..<seconds {
+        let peak = pow(10, (second.isMultiple(of: 2) ? loudDB : quietDB) / 20) * 32767
+        for n in 0..<sampleRate {
+            let inBurst = (n % (sampleRate * 60 / 1000)) < sampleRate * 40 / 1000
+            guard inBurst else {
+                samples.append(0)
+                continue
+            }
+            let t = Double(n) / Double(sampleRate)
+            let noise = Double.random(in: -1...1, using: &generator)
+            let value = peak * (0.8 * sin(2 * .pi * 300 * t) + 0.2 * noise)
+            samples.append(Int16(value.rounded()))
+        }
+    }
+    return samples
+}
+
+/// Loudness range: dB between the 10th and 90th percentile of 50 ms RMS windows (silent
+/// windows skipped).
+private func loudnessRange(_ samples: [Int16], sampleRate: Int) -> Double {
+    let window = sampleRate / 20
+    var levels: [Double] = []
+    var start = 0
+    while start + window <= samples.count {
+        var sum = 0.0
+        for sample in samples[start..<(start + window)] {
+            let x = Double(sample) / 32768
+            sum += x * x
+        }
+        if sum > 0 { levels.append(10 * log10(sum / Double(window))) }
+        start += window
+    }
+    levels.sort()
+    guard levels.count >= 10 else { return 0 }
+    return levels[levels.count * 9 / 10] - levels[levels.count / 10]
+}
+
+@Suite struct DynamicRangeCompressorTests {
+    let sampleRate = 22_050
+
+    @Test func shrinksLoudnessRangeByAtLeastSixDB() {
+        let input = burstSignal(loudDB: -6, quietDB: -30, seconds: 6, sampleRate: sampleRate)
+        var output = input
+        DynamicRangeCompressor.speech.process(&output, sampleRate: sampleRate)
+        let before = loudnessRange(input, sampleRate: sampleRate)
+        let after = loudnessRange(output, sampleRate: sampleRate)
+        print("synthetic loudness range: \(before) dB → \(after) dB")
+        #expect(before > 20)
+        #expect(before - after >= 6, "loudness range \(before) dB → \(after) dB")
+    }
+
+    @Test func peaksNeverClipEvenWithHugeMakeupGain() {
+        let input = burstSignal(loudDB: 0, quietDB: -20, seconds: 2, sampleRate: sampleRate)
+        var output = input
+        let loud = DynamicRangeCompressor(
+            thresholdDB: -40, ratio: 1.5, attack: 0.02, release: 0.2, makeupGainDB: 30, ceilingDB: -1)
+        loud.process(&output, sampleRate: sampleRate)
+        let ceiling = Int(pow(10, -1.0 / 20) * 32767) + 1
+        let peak = output.map { abs(Int($0)) }.max() ?? 0
+        #expect(peak <= ceiling, "peak \(peak) over ceiling \(ceiling)")
+        #expect(!output.contains(Int16.min))
+        #expect(peak > ceiling / 2, "limiter should hold peaks near the ceiling, not crush them")
+    }
+
+    @Test func quietPartsComeUpAndLoudPartsGoDown() {
+        let input = burstSignal(loudDB: -6, quietDB: -30, seconds: 2, sampleRate: sampleRate)
+        var output = input
+        DynamicRangeCompressor.speech.process(&output, sampleRate: sampleRate)
+        func rms(_ slice: ArraySlice<Int16>) -> Double {
+            (slice.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(slice.count)).squareRoot()
+        }
+        let loudPart = sampleRate / 4..<sampleRate * 3 / 4
+        let quietPart = sampleRate + sampleRate / 4..<sampleRate + sampleRate * 3 / 4
+        #expect(rms(output[loudPart]) < rms(input[loudPart]))
+        #expect(rms(output[quietPart]) > rms(input[quietPart]) * 1.5)
+    }
+
+    @Test func chunkedStreamMatchesWholeSegmentAndNeverClips() {
+        let input = burstSignal(loudDB: -1, quietDB: -30, seconds: 4, sampleRate: sampleRate)
+        var whole = input
+        DynamicRangeCompressor.speech.process(&whole, sampleRate: sampleRate)
+        var streamed: [Int16] = []
+        var state = DynamicRangeCompressor.State()
+        var start = 0
+        var chunkSize = 317
+        while start < input.count {
+            var chunk = Array(input[start..<min(start + chunkSize, input.count)])
+            DynamicRangeCompressor.speech.process(&chunk, sampleRate: sampleRate, state: &state)
+            streamed += chunk
+            start += chunkSize
+            chunkSize = chunkSize == 317 ? 1024 : 317
+        }
+        #expect(streamed.count == whole.count)
+        let ceiling = Int(pow(10, -1.0 / 20) * 32767) + 1
+        #expect(streamed.map { abs(Int($0)) }.max()! <= ceiling)
+        // Same sound: sample differences only where the limiter's look-ahead met a chunk edge.
+        var differing = 0
+        for index in whole.indices where abs(Int(whole[index]) - Int(streamed[index])) > 64 { differing += 1 }
+        #expect(Double(differing) / Double(whole.count) < 0.01, "\(differing) samples differ")
+        // Without the state carried over, every chunk would start uncompressed.
+        var fresh = Array(input[sampleRate / 2..<(sampleRate / 2 + 1024)])
+        DynamicRangeCompressor.speech.process(&fresh, sampleRate: sampleRate)
+        #expect(fresh != Array(whole[sampleRate / 2..<(sampleRate / 2 + 1024)]))
+    }
+
+    @Test func gainComputerFollowsRatioAboveTheKnee() {
+        let compressor = DynamicRangeCompressor(
+            thresholdDB: -20, ratio: 4, kneeWidthDB: 0, attack: 0.01, release: 0.1, makeupGainDB: 0)
+        #expect(compressor.gainReductionDB(atLevel: -30) == 0)
+        #expect(abs(compressor.gainReductionDB(atLevel: -8) - -9) < 1e-9)
+    }
+
+    @Test func silenceAndEmptyInputStayAsTheyAre() {
+        var silence = [Int16](repeating: 0, count: 1000)
+        DynamicRangeCompressor.speech.process(&silence, sampleRate: sampleRate)
+        #expect(silence.allSatisfy { $0 == 0 })
+        var empty: [Int16] = []
+        DynamicRangeCompressor.speech.process(&empty, sampleRate: sampleRate)
+        #expect(empty.isEmpty)
+    }
+}
+
+@Suite struct ExpletiveBeepTests {
+    @Test func replacesTheRangeWithAOneKilohertzToneOfTheSameLength() {
+        let sampleRate = 22_050
+        var samples = [Int16](repeating: 1234, count: 10_000)
+        let range = 2_000..<6_410
+        ExpletiveBeep.standard.apply(to: &samples, range: range, sampleRate: sampleRate)
+        #expect(samples.count == 10_000)
+        #expect(samples[..<2_000].allSatisfy { $0 == 1234 })
+        #expect(samples[6_410...].allSatisfy { $0 == 1234 })
+        let beep = Array(samples[range])
+        // Zero crossings: a 1 kHz tone crosses twice per millisecond.
+        var crossings = 0
+        for index in 1..<beep.count where (beep[index - 1] < 0) != (beep[index] < 0) { crossings += 1 }
+        let seconds = Double(beep.count) / Double(sampleRate)
+        let frequency = Double(crossings) / 2 / seconds
+        #expect(abs(frequency - 1000) < 20, "measured \(frequency) Hz")
+        // Fades: starts and ends near zero, full level in the middle.
+        #expect(abs(Int(beep.first!)) < 100 && abs(Int(beep.last!)) < 100)
+        let peak = beep.map { abs(Int($0)) }.max()!
+        #expect(abs(Double(peak) - pow(10, -12.0 / 20) * 32767) < 200)
+    }
+
+    @Test func clampsARangeOutsideTheBuffer() {
+        var samples = [Int16](repeating: 7, count: 100)
+        ExpletiveBeep.standard.apply(to: &samples, range: 90..<500, sampleRate: 22_050)
+        #expect(samples.count == 100)
+        #expect(samples[..<90].allSatisfy { $0 == 7 })
+        #expect(ExpletiveBeep.standard.tone(count: 0, sampleRate: 22_050).isEmpty)
+    }
+}
