@@ -12,16 +12,23 @@ public import VoiceGuidance
 /// call back into any `ESpeakRenderer`.
 public final class ESpeakRenderer: SpeechRenderer {
     private let engine: ESpeakEngine
+    /// Whether utterances go through `TextNormalizer` first (say-as, road refs, phonemes).
+    /// Off only to measure what normalisation costs.
+    public let normalizesText: Bool
 
     /// The longest total of pauses one utterance may ask for, in seconds.
     public static let maximumPauseSeconds = 600.0
 
     /// Starts (or joins) the process's eSpeak NG engine.
     ///
-    /// - Parameter dataPath: the folder holding eSpeak NG's data, or nil for the default
-    ///   (`ESPEAK_DATA_PATH`, then the system folder).
+    /// - Parameters:
+    ///   - dataPath: the folder holding eSpeak NG's data, or nil for the default
+    ///     (`ESPEAK_DATA_PATH`, then the system folder).
     /// - Throws: `RenderError.Kind.engineUnavailable` when the library cannot start.
-    public init(dataPath: String? = nil) throws {
+    ///   - normalizesText: run `TextNormalizer` in the voice's language before rendering
+    ///     (default); false hands the text to eSpeak as it is.
+    public init(dataPath: String? = nil, normalizesText: Bool = true) throws {
+        self.normalizesText = normalizesText
         do {
             engine = try ESpeakEngine.shared(dataPath: dataPath)
         } catch {
@@ -69,8 +76,9 @@ public final class ESpeakRenderer: SpeechRenderer {
 
     /// Renders like `render`, and also returns the settings used for each text segment.
     func renderTraced(
-        _ utterance: Utterance, voice: VoiceProfile, handler: (RenderEvent) -> RenderControl
+        _ written: Utterance, voice: VoiceProfile, handler: (RenderEvent) -> RenderControl
     ) throws -> (summary: RenderSummary, trace: [SegmentTrace]) {
+        let utterance = prepared(written, voice: voice)
         let totalPause = utterance.segments.reduce(0.0) { total, segment in
             if case .pause(let pause) = segment, pause.seconds.isFinite, pause.seconds > 0 {
                 return total + pause.seconds
@@ -88,7 +96,7 @@ public final class ESpeakRenderer: SpeechRenderer {
             try select(resolver.profileVoiceName(voice), in: &session, resolver: resolver)
             return resolver
         }
-        var warnings: [String] = []
+        var warnings = utterance.warnings.dropFirst(written.warnings.count).map(\.description)
         var trace: [SegmentTrace] = []
         let rate = sampleRate
         let segments = utterance.segments
@@ -110,8 +118,10 @@ public final class ESpeakRenderer: SpeechRenderer {
                     }
                     trace.append(SegmentTrace(text: text.text, settings: settings))
                     let keepTail = Self.nextIsText(segments, after: index)
+                    let effect: RenderOutput.Effect =
+                        text.sayAs?.interpretAs == .expletive ? .beep : text.isCompressed ? .compressed : .none
                     try speak(
-                        settings, written: text.text, output: output, warnings: &warnings,
+                        settings, written: text.text, effect: effect, output: output, warnings: &warnings,
                         profileVoice: resolver.profileVoiceName(voice))
                     output.endSpeech(keepTail: keepTail)
                 }
@@ -129,13 +139,13 @@ public final class ESpeakRenderer: SpeechRenderer {
     ///
     /// - Throws: `RenderError.Kind.synthesisFailed` when eSpeak NG fails.
     private func speak(
-        _ settings: ESpeakSegmentSettings, written: String, output: RenderOutput, warnings: inout [String],
-        profileVoice: String
+        _ settings: ESpeakSegmentSettings, written: String, effect: RenderOutput.Effect, output: RenderOutput,
+        warnings: inout [String], profileVoice: String
     ) throws {
         let fallbackWarning: String?
         do {
             fallbackWarning = try speakLocked(
-                settings, written: written, output: output, profileVoice: profileVoice)
+                settings, written: written, effect: effect, output: output, profileVoice: profileVoice)
         } catch let error as ESpeakError {
             throw RenderError(.synthesisFailed, error.message)
         }
@@ -143,7 +153,8 @@ public final class ESpeakRenderer: SpeechRenderer {
     }
 
     private func speakLocked(
-        _ settings: ESpeakSegmentSettings, written: String, output: RenderOutput, profileVoice: String
+        _ settings: ESpeakSegmentSettings, written: String, effect: RenderOutput.Effect, output: RenderOutput,
+        profileVoice: String
     ) throws -> String? {
         try locked { session in
             var warning: String?
@@ -156,13 +167,35 @@ public final class ESpeakRenderer: SpeechRenderer {
             try session.setProsody(rate: settings.rate, pitch: settings.pitch)
             output.beginSpeech(
                 input: settings.input, writtenText: settings.isPhonemeInput ? written : nil,
-                gainDB: settings.gainDB)
+                gainDB: settings.gainDB, effect: effect)
             _ = try session.synthesize(settings.input, phonemeInput: settings.isPhonemeInput) {
                 chunk, events in
                 output.receive(chunk, events: events)
             }
             return warning
         }
+    }
+
+    /// A voice resolver for the installed voices, with the profile's voice checked and selected.
+    func voiceResolver(for voice: VoiceProfile) throws -> ESpeakVoiceResolver {
+        try locked { session in
+            let resolver = ESpeakVoiceResolver(installed: session.installedVoices())
+            try select(resolver.profileVoiceName(voice), in: &session, resolver: resolver)
+            return resolver
+        }
+    }
+
+    /// eSpeak's IPA for `text` in the eSpeak voice `voiceName`.
+    func phonemes(of text: String, voiceName: String) throws -> String {
+        try locked { session in
+            try session.selectVoice(voiceName)
+            return session.phonemes(for: text, ipa: true).joined(separator: " ")
+        }
+    }
+
+    /// The utterance as it will be lowered: normalised in the voice's language unless turned off.
+    func prepared(_ utterance: Utterance, voice: VoiceProfile) -> Utterance {
+        normalizesText ? TextNormalizer(language: voice.locale).normalize(utterance) : utterance
     }
 
     /// Runs `body` with the engine held; eSpeak failures become `RenderError.Kind.synthesisFailed`.

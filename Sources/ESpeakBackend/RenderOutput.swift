@@ -6,8 +6,18 @@ import VoiceGuidance
 /// silent run is held back until more sound follows (then passed on) or the segment ends (then
 /// kept as the natural gap before another text segment, or dropped before a pause or the end);
 /// the segment's gain (with a limiter) is applied; word events become utterance sample offsets.
-/// Pauses and marks are written between segments. Everything goes to the handler as it is made.
+/// Pauses and marks are written between segments. Everything goes to the handler as it is made,
+/// except a beeped segment (`say-as expletive`), which is held until its length is known.
 final class RenderOutput {
+    /// What happens to a text segment's samples after its gain.
+    enum Effect: Sendable, Equatable {
+        case none
+        /// Dynamic range compression (`amazon:effect name="drc"`), state carried across segments.
+        case compressed
+        /// Replaced by a beep of the same length (`say-as interpret-as="expletive"`).
+        case beep
+    }
+
     private let handler: (RenderEvent) -> RenderControl
     private let sampleRate: Int
     private let threshold = Silence.defaultThreshold
@@ -30,6 +40,9 @@ final class RenderOutput {
     private var spokenWords: [Substring]?
     private var wordIndex = 0
     private var outBuffer: [Int16] = []
+    private var effect = Effect.none
+    private var compressorState = DynamicRangeCompressor.State()
+    private var beeped: [Int16] = []
 
     init(sampleRate: Int, handler: @escaping (RenderEvent) -> RenderControl) {
         self.sampleRate = sampleRate
@@ -42,8 +55,11 @@ final class RenderOutput {
     ///   - input: the exact text handed to eSpeak (event positions count its characters).
     ///   - writtenText: for phoneme input, the written words reported instead.
     ///   - gainDB: the segment's gain.
-    func beginSpeech(input: String, writtenText: String?, gainDB: Double) {
+    ///   - effect: compression or a beep over the segment's samples.
+    func beginSpeech(input: String, writtenText: String?, gainDB: Double, effect: Effect = .none) {
         gain = GainStage(gainDB: gainDB, sampleRate: sampleRate)
+        self.effect = effect
+        beeped.removeAll(keepingCapacity: true)
         segmentStart = emitted
         rawSeen = 0
         leadTrim = nil
@@ -82,7 +98,7 @@ final class RenderOutput {
         } else {
             held.append(contentsOf: rest)
         }
-        emitAudio(outBuffer)
+        emitSpeech(outBuffer)
         return !isStopped
     }
 
@@ -99,7 +115,28 @@ final class RenderOutput {
         held.removeAll(keepingCapacity: true)
         flushPendingWords()
         gain.flush(into: &outBuffer)
-        emitAudio(outBuffer)
+        emitSpeech(outBuffer)
+        if effect == .beep, !beeped.isEmpty {
+            ExpletiveBeep.standard.apply(to: &beeped, range: 0..<beeped.count, sampleRate: sampleRate)
+            emitAudio(beeped)
+            beeped.removeAll(keepingCapacity: true)
+        }
+        effect = .none
+    }
+
+    /// Passes a text segment's samples on through its effect.
+    private func emitSpeech(_ samples: [Int16]) {
+        guard !samples.isEmpty else { return }
+        switch effect {
+        case .none:
+            emitAudio(samples)
+        case .compressed:
+            var compressed = samples
+            DynamicRangeCompressor.speech.process(&compressed, sampleRate: sampleRate, state: &compressorState)
+            emitAudio(compressed)
+        case .beep:
+            beeped.append(contentsOf: samples)
+        }
     }
 
     /// Writes `count` samples of silence (a pause), in chunks so a stop takes effect quickly.

@@ -1,0 +1,75 @@
+public import Foundation
+import Synchronization
+
+/// Runs the built `voiceguide` binary for CLI tests and captures what it prints.
+public struct CommandRunner: Sendable {
+    /// The result of one run.
+    public struct Result: Sendable {
+        public var status: Int32
+        public var stdout: String
+        public var stderr: String
+    }
+
+    /// The executable: `voiceguide` beside the test bundle, else in `.build/debug/`.
+    public let executable: URL
+
+    public init(product: String = "voiceguide") throws {
+        var candidates: [URL] = []
+        let runner = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        var folder = runner.deletingLastPathComponent()
+        for _ in 0..<4 {
+            candidates.append(folder.appendingPathComponent(product))
+            folder = folder.deletingLastPathComponent()
+        }
+        candidates.append(SharedFixtures.packageRoot().appendingPathComponent(".build/debug/\(product)"))
+        guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
+            throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: product])
+        }
+        executable = found
+    }
+
+    /// Runs the binary with `arguments`, feeding `input` on stdin, in `directory` (default: the package root).
+    public func run(
+        _ arguments: [String], input: Data? = nil, directory: URL? = nil, environment: [String: String] = [:]
+    ) throws -> Result {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.currentDirectoryURL = directory ?? SharedFixtures.packageRoot()
+        var env = ProcessInfo.processInfo.environment
+        env["VOICEGUIDE_VOICES"] = SharedFixtures.packageRoot().appendingPathComponent("Voices").path
+        for (key, value) in environment { env[key] = value }
+        process.environment = env
+        let out = Pipe()
+        let err = Pipe()
+        let stdin = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = stdin
+        try process.run()
+        if let input { stdin.fileHandleForWriting.write(input) }
+        try stdin.fileHandleForWriting.close()
+        // Read stderr on another thread while stdout is read here, so a full pipe never blocks it.
+        let errData = Mutex(Data())
+        let done = DispatchSemaphore(value: 0)
+        let errHandle = err.fileHandleForReading
+        Thread.detachNewThread {
+            let data = errHandle.readDataToEndOfFile()
+            errData.withLock { $0 = data }
+            done.signal()
+        }
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        done.wait()
+        process.waitUntilExit()
+        return Result(
+            status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+            stderr: String(decoding: errData.withLock { $0 }, as: UTF8.self))
+    }
+
+    /// A fresh temporary folder, removed by the caller.
+    public static func temporaryFolder() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("voiceguide-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+}
