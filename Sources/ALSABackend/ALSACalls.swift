@@ -104,7 +104,8 @@ final class ALSAPCM {
         ALSACalls.beginCall()
         self.device = device
         var pcm: OpaquePointer?
-        try ALSACalls.check(snd_pcm_open(&pcm, device, SND_PCM_STREAM_PLAYBACK, 0), "snd_pcm_open", device: device)
+        try ALSACalls.check(
+            snd_pcm_open(&pcm, device, SND_PCM_STREAM_PLAYBACK, 0), "snd_pcm_open", device: device)
         handle = pcm
         setup = Setup(sampleRate: sampleRate, channels: channels, bufferFrames: 0, periodFrames: 0)
         do {
@@ -137,12 +138,14 @@ final class ALSAPCM {
             snd_pcm_hw_params_set_rate_resample(pcm, hw, allowsResampling ? 1 : 0),
             "snd_pcm_hw_params_set_rate_resample")
         try step(
-            snd_pcm_hw_params_set_access(pcm, hw, SND_PCM_ACCESS_RW_INTERLEAVED), "snd_pcm_hw_params_set_access")
+            snd_pcm_hw_params_set_access(pcm, hw, SND_PCM_ACCESS_RW_INTERLEAVED),
+            "snd_pcm_hw_params_set_access")
         try step(snd_pcm_hw_params_set_format(pcm, hw, SND_PCM_FORMAT_S16_LE), "snd_pcm_hw_params_set_format")
         try step(snd_pcm_hw_params_set_channels(pcm, hw, UInt32(channels)), "snd_pcm_hw_params_set_channels")
         var rate = UInt32(sampleRate)
         var direction: Int32 = 0
-        try step(snd_pcm_hw_params_set_rate_near(pcm, hw, &rate, &direction), "snd_pcm_hw_params_set_rate_near")
+        try step(
+            snd_pcm_hw_params_set_rate_near(pcm, hw, &rate, &direction), "snd_pcm_hw_params_set_rate_near")
         guard Int(rate) == sampleRate else {
             throw ALSAError(
                 code: .invalidArgument, operation: "snd_pcm_hw_params_set_rate_near", device: device,
@@ -162,7 +165,8 @@ final class ALSAPCM {
         var periodFrames: snd_pcm_uframes_t = 0
         try step(snd_pcm_hw_params_get_buffer_size(hw, &bufferFrames), "snd_pcm_hw_params_get_buffer_size")
         try step(
-            snd_pcm_hw_params_get_period_size(hw, &periodFrames, &direction), "snd_pcm_hw_params_get_period_size")
+            snd_pcm_hw_params_get_period_size(hw, &periodFrames, &direction),
+            "snd_pcm_hw_params_get_period_size")
 
         var sw: OpaquePointer?
         try step(snd_pcm_sw_params_malloc(&sw), "snd_pcm_sw_params_malloc")
@@ -170,7 +174,8 @@ final class ALSAPCM {
         try step(snd_pcm_sw_params_current(pcm, sw), "snd_pcm_sw_params_current")
         // Start on the first period, not when the whole buffer is full: the first sound comes fast.
         try step(
-            snd_pcm_sw_params_set_start_threshold(pcm, sw, periodFrames), "snd_pcm_sw_params_set_start_threshold")
+            snd_pcm_sw_params_set_start_threshold(pcm, sw, periodFrames),
+            "snd_pcm_sw_params_set_start_threshold")
         try step(snd_pcm_sw_params_set_avail_min(pcm, sw, periodFrames), "snd_pcm_sw_params_set_avail_min")
         try step(snd_pcm_sw_params(pcm, sw), "snd_pcm_sw_params")
         return Setup(
@@ -245,7 +250,8 @@ final class ALSAPCM {
 
     private func closedError(_ operation: String) -> ALSAError {
         ALSAError(
-            code: .badState, operation: operation, device: device, message: "the device is closed", details: [])
+            code: .badState, operation: operation, device: device, message: "the device is closed",
+            details: [])
     }
 }
 

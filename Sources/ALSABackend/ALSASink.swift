@@ -126,7 +126,9 @@ public final class ALSASink: AudioSink {
 
     public func write(_ samples: [Int16]) throws {
         try state.withLock { state in
-            guard let pcm = state.pcm else { throw AudioSinkError(.invalidUse, "\(name): write before begin") }
+            guard let pcm = state.pcm else {
+                throw AudioSinkError(.invalidUse, "\(name): write before begin")
+            }
             state.pacer?.write(frames: samples.count / max(1, pcm.setup.channels))
             do throws(ALSAError) {
                 try pcm.write(samples)

@@ -10,7 +10,9 @@ public struct AudioFormat: Sendable, Hashable, CustomStringConvertible {
         self.channels = channels
     }
 
-    public var description: String { "\(sampleRate) Hz, \(channels == 1 ? "mono" : "\(channels) channels"), S16" }
+    public var description: String {
+        "\(sampleRate) Hz, \(channels == 1 ? "mono" : "\(channels) channels"), S16"
+    }
 }
 
 /// Where rendered speech goes: a sound device, a WAV file, memory, or nowhere.

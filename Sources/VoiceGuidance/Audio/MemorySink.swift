@@ -47,7 +47,8 @@ public final class MemorySink: AudioSink {
             guard format.sampleRate > 0, format.channels > 0 else {
                 throw AudioSinkError(.invalidUse, "memory output: unusable format \(format)")
             }
-            state.prompts.append(Prompt(format: format, samples: [], wasInterrupted: false, isComplete: false))
+            state.prompts.append(
+                Prompt(format: format, samples: [], wasInterrupted: false, isComplete: false))
             state.isOpen = true
             if pacesToRealTime, state.pacer?.sampleRate != format.sampleRate {
                 state.pacer = RealTimePacer(sampleRate: format.sampleRate)

@@ -58,7 +58,8 @@ public final class WAVFileSink: AudioSink {
             return (state.format ?? AudioFormat(sampleRate: 22_050), state.samples)
         }
         do {
-            try WAVFile.write(samples: samples, sampleRate: format.sampleRate, channels: format.channels, to: url)
+            try WAVFile.write(
+                samples: samples, sampleRate: format.sampleRate, channels: format.channels, to: url)
         } catch {
             throw AudioSinkError(.writeFailed, "\(error)")
         }

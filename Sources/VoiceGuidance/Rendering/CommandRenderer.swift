@@ -35,7 +35,9 @@ public struct CommandRenderer: SpeechRenderer {
     ///
     /// - Throws: `RenderError.engineUnavailable` when the command is empty, has an unclosed
     ///   quote, or names a program that cannot be found.
-    public init(command: String, input: Input = .plainText, sampleRate: Int = 22_050, timeout: Double = 10) throws {
+    public init(command: String, input: Input = .plainText, sampleRate: Int = 22_050, timeout: Double = 10)
+        throws
+    {
         let words = try Self.split(command)
         guard let program = words.first else {
             throw RenderError(.engineUnavailable, "the engine command is empty")
@@ -69,7 +71,9 @@ public struct CommandRenderer: SpeechRenderer {
                     }
                     current.append(next)
                 }
-                guard closed else { throw RenderError(.engineUnavailable, "unclosed ' in the engine command") }
+                guard closed else {
+                    throw RenderError(.engineUnavailable, "unclosed ' in the engine command")
+                }
             case "\"":
                 hasWord = true
                 var closed = false
@@ -86,7 +90,9 @@ public struct CommandRenderer: SpeechRenderer {
                         current.append(next)
                     }
                 }
-                guard closed else { throw RenderError(.engineUnavailable, "unclosed \" in the engine command") }
+                guard closed else {
+                    throw RenderError(.engineUnavailable, "unclosed \" in the engine command")
+                }
             case "\\":
                 guard let escaped = iterator.next() else {
                     throw RenderError(.engineUnavailable, "the engine command ends with a backslash")
@@ -118,12 +124,14 @@ public struct CommandRenderer: SpeechRenderer {
         do {
             contents = try WAVFile.decode(output)
         } catch {
-            throw RenderError(.synthesisFailed, "\(commandLine) did not write a WAV file on standard output: \(error)")
+            throw RenderError(
+                .synthesisFailed, "\(commandLine) did not write a WAV file on standard output: \(error)")
         }
         let samples = Self.resample(Self.mono(contents), from: contents.sampleRate, to: sampleRate)
         let (words, marks) = Self.estimatePositions(utterance, sampleCount: samples.count)
 
-        var events: [(Int, RenderEvent)] = words.map { ($0.sample, .word($0)) } + marks.map { ($0.sample, .mark($0)) }
+        var events: [(Int, RenderEvent)] =
+            words.map { ($0.sample, .word($0)) } + marks.map { ($0.sample, .mark($0)) }
         events.sort { $0.0 < $1.0 }
         var eventIndex = 0
         var offset = 0
@@ -148,14 +156,16 @@ public struct CommandRenderer: SpeechRenderer {
     /// Runs the program with `stdin`, returning its standard output.
     private func run(stdin: Data) throws -> Data {
         guard let executable = Self.resolve(arguments[0]) else {
-            throw RenderError(.engineUnavailable, "the engine program \"\(arguments[0])\" is not found on PATH")
+            throw RenderError(
+                .engineUnavailable, "the engine program \"\(arguments[0])\" is not found on PATH")
         }
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
             "voiceguidance-command-\(UUID().uuidString)")
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         } catch {
-            throw RenderError(.engineUnavailable, "cannot make a temporary folder: \(error.localizedDescription)")
+            throw RenderError(
+                .engineUnavailable, "cannot make a temporary folder: \(error.localizedDescription)")
         }
         defer { try? FileManager.default.removeItem(at: folder) }
         let inputURL = folder.appendingPathComponent("in")
@@ -172,14 +182,16 @@ public struct CommandRenderer: SpeechRenderer {
             process.standardOutput = try FileHandle(forWritingTo: outputURL)
             process.standardError = try FileHandle(forWritingTo: errorURL)
         } catch {
-            throw RenderError(.engineUnavailable, "cannot set up \(commandLine): \(error.localizedDescription)")
+            throw RenderError(
+                .engineUnavailable, "cannot set up \(commandLine): \(error.localizedDescription)")
         }
         let finished = DispatchSemaphore(value: 0)
         process.terminationHandler = { _ in finished.signal() }
         do {
             try process.run()
         } catch {
-            throw RenderError(.engineUnavailable, "cannot start \(commandLine): \(error.localizedDescription)")
+            throw RenderError(
+                .engineUnavailable, "cannot start \(commandLine): \(error.localizedDescription)")
         }
         if finished.wait(timeout: .now() + timeout) == .timedOut {
             process.terminate()
@@ -188,7 +200,8 @@ public struct CommandRenderer: SpeechRenderer {
                 finished.wait()
             }
             throw RenderError(
-                .synthesisFailed, "\(commandLine) took longer than \(timeout) s and was stopped\(stderrTail(errorURL))")
+                .synthesisFailed,
+                "\(commandLine) took longer than \(timeout) s and was stopped\(stderrTail(errorURL))")
         }
         guard process.terminationReason == .exit, process.terminationStatus == 0 else {
             let how =
@@ -200,14 +213,16 @@ public struct CommandRenderer: SpeechRenderer {
         do {
             return try Data(contentsOf: outputURL)
         } catch {
-            throw RenderError(.synthesisFailed, "cannot read the output of \(commandLine): \(error.localizedDescription)")
+            throw RenderError(
+                .synthesisFailed, "cannot read the output of \(commandLine): \(error.localizedDescription)")
         }
     }
 
     /// The last lines the program wrote on standard error, for messages.
     private func stderrTail(_ url: URL) -> String {
         guard let data = try? Data(contentsOf: url), !data.isEmpty else { return "" }
-        let text = String(decoding: data.suffix(600), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let text = String(decoding: data.suffix(600), as: UTF8.self).trimmingCharacters(
+            in: .whitespacesAndNewlines)
         return text.isEmpty ? "" : ": \(text)"
     }
 
@@ -246,16 +261,21 @@ public struct CommandRenderer: SpeechRenderer {
             let left = min(Int(position), samples.count - 1)
             let right = min(left + 1, samples.count - 1)
             let fraction = position - Double(left)
-            return Int16((Double(samples[left]) * (1 - fraction) + Double(samples[right]) * fraction).rounded())
+            return Int16(
+                (Double(samples[left]) * (1 - fraction) + Double(samples[right]) * fraction).rounded())
         }
     }
 
     /// Word and mark positions estimated from the share of characters before each.
-    static func estimatePositions(_ utterance: Utterance, sampleCount: Int) -> ([WordBoundary], [MarkBoundary]) {
-        let total = max(1, utterance.segments.reduce(0) { sum, segment in
-            if case .text(let text) = segment { return sum + text.text.count + 1 }
-            return sum
-        })
+    static func estimatePositions(_ utterance: Utterance, sampleCount: Int) -> (
+        [WordBoundary], [MarkBoundary]
+    ) {
+        let total = max(
+            1,
+            utterance.segments.reduce(0) { sum, segment in
+                if case .text(let text) = segment { return sum + text.text.count + 1 }
+                return sum
+            })
         var before = 0
         var words: [WordBoundary] = []
         var marks: [MarkBoundary] = []
@@ -266,7 +286,9 @@ public struct CommandRenderer: SpeechRenderer {
                 var characters = 0
                 for word in text.text.split(separator: " ", omittingEmptySubsequences: false) {
                     if !word.isEmpty {
-                        words.append(WordBoundary(sample: sampleCount * (before + characters) / total, text: String(word)))
+                        words.append(
+                            WordBoundary(
+                                sample: sampleCount * (before + characters) / total, text: String(word)))
                     }
                     characters += word.count + 1
                 }
@@ -281,7 +303,7 @@ public struct CommandRenderer: SpeechRenderer {
     }
 
     /// The utterance as SSML for programs that read it (`espeak-ng -m`).
-    static func ssml(for utterance: Utterance) -> String {
+    public static func ssml(for utterance: Utterance) -> String {
         func escape(_ text: String) -> String {
             text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
                 .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
@@ -294,14 +316,19 @@ public struct CommandRenderer: SpeechRenderer {
                 var attributes: [String] = []
                 if prosody.rate != 1 { attributes.append("rate=\"\(Int((prosody.rate * 100).rounded()))%\"") }
                 if prosody.pitch != 1 {
-                    attributes.append(String(format: "pitch=\"%+d%%\"", Int(((prosody.pitch - 1) * 100).rounded())))
+                    attributes.append(
+                        String(format: "pitch=\"%+d%%\"", Int(((prosody.pitch - 1) * 100).rounded())))
                 }
                 if prosody.volumeDB != 0, prosody.volumeDB.isFinite {
                     attributes.append(String(format: "volume=\"%+.1fdB\"", prosody.volumeDB))
                 }
                 var piece = escape(text.text)
-                if let language = text.language { piece = "<lang xml:lang=\"\(escape(language))\">\(piece)</lang>" }
-                if !attributes.isEmpty { piece = "<prosody \(attributes.joined(separator: " "))>\(piece)</prosody>" }
+                if let language = text.language {
+                    piece = "<lang xml:lang=\"\(escape(language))\">\(piece)</lang>"
+                }
+                if !attributes.isEmpty {
+                    piece = "<prosody \(attributes.joined(separator: " "))>\(piece)</prosody>"
+                }
                 body += piece + " "
             case .pause(let pause):
                 body += "<break time=\"\(Int((pause.seconds * 1_000).rounded()))ms\"/>"

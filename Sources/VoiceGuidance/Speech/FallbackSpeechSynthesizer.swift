@@ -108,7 +108,9 @@ public final class FallbackSpeechSynthesizer: SpeechSynthesizing {
 
     /// Speaks on one synthesizer, passing its events for this prompt through, and returns the
     /// error its `didSpeak` carried.
-    private func speak(_ instruction: SpokenInstruction, on synthesizer: any SpeechSynthesizing) async -> SpeechError? {
+    private func speak(_ instruction: SpokenInstruction, on synthesizer: any SpeechSynthesizing) async
+        -> SpeechError?
+    {
         let stream = synthesizer.events()
         let hub = self.hub
         let id = instruction.id

@@ -19,7 +19,8 @@ enum SpeechCancellation: Sendable, Equatable {
     var error: SpeechError {
         switch self {
         case .stop: SpeechError(.cancelled, "stopped")
-        case .interrupt(let new): SpeechError(.cancelled, new == nil ? "interrupted" : "interrupted by a newer prompt")
+        case .interrupt(let new):
+            SpeechError(.cancelled, new == nil ? "interrupted" : "interrupted by a newer prompt")
         case .mute: SpeechError(.cancelled, "muted")
         }
     }

@@ -77,7 +77,8 @@ public final class SpeechSynthesizer: SpeechSynthesizing {
     ///   - configuration: fades, cache size, piece size.
     public init(
         renderer: any SpeechRenderer, sink: any AudioSink, voice: VoiceProfile = .fallback,
-        voices: [VoiceProfile] = [], parseSSML: SSMLParsing? = nil, configuration: Configuration = Configuration()
+        voices: [VoiceProfile] = [], parseSSML: SSMLParsing? = nil,
+        configuration: Configuration = Configuration()
     ) {
         self.renderer = renderer
         self.sink = sink
@@ -185,12 +186,16 @@ public final class SpeechSynthesizer: SpeechSynthesizing {
 
     public func prepare(_ instructions: [SpokenInstruction]) async {
         let voice = self.voice
-        let missing = instructions.filter { cache.entry(for: RenderCache.Key(voice: voice, instruction: $0)) == nil }
+        let missing = instructions.filter {
+            cache.entry(for: RenderCache.Key(voice: voice, instruction: $0)) == nil
+        }
         guard !missing.isEmpty else { return }
         let failures: [SpeechError] = await Self.onOwnThread { [self] in
             var failures: [SpeechError] = []
             for instruction in missing {
-                if case .failure(let error) = renderWhole(instruction, voice: voice) { failures.append(error) }
+                if case .failure(let error) = renderWhole(instruction, voice: voice) {
+                    failures.append(error)
+                }
             }
             return failures
         }
@@ -226,13 +231,18 @@ public final class SpeechSynthesizer: SpeechSynthesizing {
     }
 
     /// The utterance for a prompt: its SSML parsed, or its text when there is none or it fails.
-    private func makeUtterance(_ instruction: SpokenInstruction, reportingErrors: Bool) -> (Utterance, SpeechError?) {
-        guard let ssml = instruction.ssml, let parseSSML else { return (Utterance(text: instruction.text), nil) }
+    private func makeUtterance(_ instruction: SpokenInstruction, reportingErrors: Bool) -> (
+        Utterance, SpeechError?
+    ) {
+        guard let ssml = instruction.ssml, let parseSSML else {
+            return (Utterance(text: instruction.text), nil)
+        }
         do {
             return (try parseSSML(ssml), nil)
         } catch {
             let failure = SpeechError(
-                .invalidSSML, "the SSML of \"\(instruction.text)\" does not parse (\(error)); speaking the text")
+                .invalidSSML,
+                "the SSML of \"\(instruction.text)\" does not parse (\(error)); speaking the text")
             if reportingErrors { hub.emit(.error(failure)) }
             return (Utterance(text: instruction.text), failure)
         }
@@ -295,7 +305,8 @@ public final class SpeechSynthesizer: SpeechSynthesizing {
                 instruction: instruction, wasCached: wasCached,
                 firstFrameLatency: player.firstWrite.map { $0 - job.requested },
                 audioSeconds: player.sampleRate > 0 ? Double(player.written) / Double(player.sampleRate) : 0,
-                cpuSeconds: currentThreadCPUSeconds() - cpuStart, totalTime: .now - job.requested, error: error)
+                cpuSeconds: currentThreadCPUSeconds() - cpuStart, totalTime: .now - job.requested,
+                error: error)
             handler(metrics)
         }
         job.resume()
@@ -309,7 +320,8 @@ public final class SpeechSynthesizer: SpeechSynthesizing {
         let cached = cache.entry(for: key)
         let sampleRate = cached?.audio.sampleRate ?? renderer.sampleRate
         let player = PromptPlayer(
-            sink: sink, job: job, hub: hub, sampleRate: sampleRate, gain: AudioFade.linearGain(decibels: volumeDB),
+            sink: sink, job: job, hub: hub, sampleRate: sampleRate,
+            gain: AudioFade.linearGain(decibels: volumeDB),
             configuration: configuration)
         if let cancellation = job.cancellation {
             player.endBeforeStart(cancellation)
