@@ -1,1 +1,0 @@
-// The eSpeak NG renderer: the only module that calls libespeak-ng.

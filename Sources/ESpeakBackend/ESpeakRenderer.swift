@@ -1,0 +1,175 @@
+public import VoiceGuidance
+
+/// Renders utterances with eSpeak NG (libespeak-ng, linked in the process).
+///
+/// Each text segment is spoken with its own voice, rate and pitch; pauses are silence written
+/// here, volume is a gain in decibels applied here with a limiter (eSpeak's own volume stays at
+/// 100, so nothing clips), and marks are placed between segments at exact sample offsets. The
+/// silence eSpeak puts before and after the speech is trimmed, so a prompt starts at once.
+///
+/// All instances share the one eSpeak NG engine of the process; renders from several threads
+/// take turns segment by segment. The handler runs while the engine is held, so it must not
+/// call back into any `ESpeakRenderer`.
+public final class ESpeakRenderer: SpeechRenderer {
+    private let engine: ESpeakEngine
+
+    /// The longest total of pauses one utterance may ask for, in seconds.
+    public static let maximumPauseSeconds = 600.0
+
+    /// Starts (or joins) the process's eSpeak NG engine.
+    ///
+    /// - Parameter dataPath: the folder holding eSpeak NG's data, or nil for the default
+    ///   (`ESPEAK_DATA_PATH`, then the system folder).
+    /// - Throws: `RenderError.Kind.engineUnavailable` when the library cannot start.
+    public init(dataPath: String? = nil) throws {
+        do {
+            engine = try ESpeakEngine.shared(dataPath: dataPath)
+        } catch {
+            throw RenderError(.engineUnavailable, error.message)
+        }
+    }
+
+    /// The sample rate eSpeak NG makes (22,050 Hz).
+    public var sampleRate: Int { engine.sampleRate }
+
+    /// The voices installed with eSpeak NG, MBROLA ones included.
+    ///
+    /// - Throws: `RenderError.Kind.engineUnavailable` when the library cannot start.
+    public static func installedVoices() throws -> [ESpeakVoice] {
+        try ESpeakRenderer().engine.perform { session in session.installedVoices() }
+    }
+
+    /// The phonemes eSpeak NG would speak for `text` in `voice`, clauses separated by spaces.
+    ///
+    /// - Parameters:
+    ///   - text: plain text.
+    ///   - voice: the profile whose eSpeak voice and variant are used.
+    ///   - ipa: IPA when true, eSpeak's ASCII phoneme mnemonics when false.
+    /// - Throws: `RenderError.Kind.voiceNotFound` when the profile's voice is not installed.
+    public func phonemes(for text: String, voice: VoiceProfile, ipa: Bool = true) throws -> String {
+        try engine.perform { session in
+            let resolver = ESpeakVoiceResolver(installed: session.installedVoices())
+            try select(resolver.profileVoiceName(voice), in: &session, resolver: resolver)
+            return session.phonemes(for: text, ipa: ipa).joined(separator: " ")
+        }
+    }
+
+    public func render(
+        _ utterance: Utterance, voice: VoiceProfile, handler: (RenderEvent) -> RenderControl
+    ) throws -> RenderSummary {
+        try renderTraced(utterance, voice: voice, handler: handler).summary
+    }
+
+    /// What was chosen for one text segment (for tests and debugging).
+    struct SegmentTrace: Sendable, Equatable {
+        var text: String
+        var settings: ESpeakSegmentSettings
+    }
+
+    /// Renders like `render`, and also returns the settings used for each text segment.
+    func renderTraced(
+        _ utterance: Utterance, voice: VoiceProfile, handler: (RenderEvent) -> RenderControl
+    ) throws -> (summary: RenderSummary, trace: [SegmentTrace]) {
+        let totalPause = utterance.segments.reduce(0.0) { total, segment in
+            if case .pause(let pause) = segment, pause.seconds.isFinite, pause.seconds > 0 {
+                return total + pause.seconds
+            }
+            return total
+        }
+        guard totalPause <= Self.maximumPauseSeconds else {
+            throw RenderError(
+                .invalidInput,
+                "the utterance asks for \(totalPause) s of pauses; the limit is \(Self.maximumPauseSeconds) s"
+            )
+        }
+        let resolver = try engine.perform { session in
+            let resolver = ESpeakVoiceResolver(installed: session.installedVoices())
+            try select(resolver.profileVoiceName(voice), in: &session, resolver: resolver)
+            return resolver
+        }
+        var warnings: [String] = []
+        var trace: [SegmentTrace] = []
+        let rate = sampleRate
+        let segments = utterance.segments
+        let summary = try withoutActuallyEscaping(handler) { handler in
+            let output = RenderOutput(sampleRate: rate, handler: handler)
+            for (index, segment) in segments.enumerated() {
+                if output.isStopped { break }
+                switch segment {
+                case .pause(let pause):
+                    output.writeSilence(Silence.sampleCount(seconds: pause.seconds, sampleRate: rate))
+                case .mark(let name):
+                    output.mark(name)
+                case .text(let text):
+                    let (voiceName, voiceWarnings) = resolver.voiceName(for: text, profile: voice)
+                    let settings = ESpeakSegmentSettings(
+                        segment: text, profile: voice, voiceName: voiceName, voiceWarnings: voiceWarnings)
+                    for warning in settings.warnings where !warnings.contains(warning) {
+                        warnings.append(warning)
+                    }
+                    trace.append(SegmentTrace(text: text.text, settings: settings))
+                    let keepTail = Self.nextIsText(segments, after: index)
+                    try speak(
+                        settings, written: text.text, output: output, warnings: &warnings, resolver: resolver)
+                    output.endSpeech(keepTail: keepTail)
+                }
+            }
+            // The output holds the handler: it must not outlive this block.
+            return RenderSummary(
+                sampleRate: rate, sampleCount: output.emitted, marks: output.marks, words: output.words,
+                warnings: warnings, wasStopped: output.isStopped)
+        }
+        return (summary, trace)
+    }
+
+    /// Speaks one text segment into `output`, falling back to the profile's voice when the
+    /// segment's voice cannot be selected.
+    private func speak(
+        _ settings: ESpeakSegmentSettings, written: String, output: RenderOutput, warnings: inout [String],
+        resolver: ESpeakVoiceResolver
+    ) throws {
+        let fallbackWarning: String? = try engine.perform { session in
+            var warning: String?
+            do {
+                try session.selectVoice(settings.voiceName)
+            } catch {
+                warning = "\(error); speaking in \(session.currentVoice ?? "the previous voice")"
+            }
+            try session.setProsody(rate: settings.rate, pitch: settings.pitch)
+            output.beginSpeech(
+                input: settings.input, writtenText: settings.isPhonemeInput ? written : nil,
+                gainDB: settings.gainDB)
+            _ = try session.synthesize(settings.input, phonemeInput: settings.isPhonemeInput) {
+                chunk, events in
+                output.receive(chunk, events: events)
+            }
+            return warning
+        }
+        if let fallbackWarning, !warnings.contains(fallbackWarning) { warnings.append(fallbackWarning) }
+    }
+
+    /// Selects the profile's voice, turning a failure into `RenderError.voiceNotFound`.
+    private func select(_ name: String, in session: inout ESpeakSession, resolver: ESpeakVoiceResolver) throws
+    {
+        do {
+            try session.selectVoice(name)
+        } catch {
+            throw RenderError(
+                .voiceNotFound,
+                "eSpeak NG voice '\(name)' cannot be used (\(error.message)); installed voices: \(resolver.summary())"
+            )
+        }
+    }
+
+    /// Whether the next segment that makes sound is text (marks make none).
+    private static func nextIsText(_ segments: [Segment], after index: Int) -> Bool {
+        for segment in segments[(index + 1)...] {
+            switch segment {
+            case .mark: continue
+            case .text: return true
+            case .pause(let pause): if pause.seconds > 0 { return false }
+            }
+        }
+        return false
+    }
+}

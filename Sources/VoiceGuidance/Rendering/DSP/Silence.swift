@@ -1,0 +1,63 @@
+/// Finds and trims runs of silence in 16-bit samples.
+///
+/// A sample is silent when its absolute value is at most `threshold` (by default 64, about
+/// −54 dBFS: below what anyone hears, above eSpeak NG's low-level tails).
+public enum Silence {
+    /// The default largest absolute value that still counts as silence.
+    public static let defaultThreshold: Int16 = 64
+
+    /// Whether one sample is silent.
+    @inline(__always)
+    public static func isSilent(_ sample: Int16, threshold: Int16 = defaultThreshold) -> Bool {
+        sample >= -threshold && sample <= threshold
+    }
+
+    /// The number of silent samples at the start.
+    ///
+    /// - Complexity: O(n) at worst.
+    public static func leadingCount<C: Collection<Int16>>(
+        in samples: C, threshold: Int16 = defaultThreshold
+    ) -> Int {
+        var count = 0
+        for sample in samples {
+            if !isSilent(sample, threshold: threshold) { break }
+            count += 1
+        }
+        return count
+    }
+
+    /// The number of silent samples at the end.
+    ///
+    /// - Complexity: O(n) at worst.
+    public static func trailingCount<C: BidirectionalCollection<Int16>>(
+        in samples: C, threshold: Int16 = defaultThreshold
+    ) -> Int {
+        var count = 0
+        for sample in samples.reversed() {
+            if !isSilent(sample, threshold: threshold) { break }
+            count += 1
+        }
+        return count
+    }
+
+    /// The samples without their leading and trailing silence (empty when all are silent).
+    ///
+    /// - Complexity: O(n) at worst.
+    public static func trimmed(_ samples: [Int16], threshold: Int16 = defaultThreshold) -> ArraySlice<Int16> {
+        let lead = leadingCount(in: samples, threshold: threshold)
+        if lead == samples.count { return samples[samples.endIndex...] }
+        let trail = trailingCount(in: samples, threshold: threshold)
+        return samples[lead..<(samples.count - trail)]
+    }
+
+    /// `count` samples of silence.
+    public static func samples(count: Int) -> [Int16] {
+        [Int16](repeating: 0, count: max(0, count))
+    }
+
+    /// The number of samples in `seconds` at `sampleRate`, rounded to the nearest sample.
+    public static func sampleCount(seconds: Double, sampleRate: Int) -> Int {
+        guard seconds.isFinite, seconds > 0 else { return 0 }
+        return Int((seconds * Double(sampleRate)).rounded())
+    }
+}
