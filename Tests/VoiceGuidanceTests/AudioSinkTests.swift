@@ -6,7 +6,7 @@ import VoiceGuidanceTesting
 @Suite struct AudioSinkTests {
     @Test func fadeOutEndsAtZeroAndNeverGrows() {
         var samples = [Int16](repeating: 10_000, count: 100)
-        AudioFade.fadeOut(&samples)
+        Fade.applyFadeOut(to: &samples, length: samples.count)
         #expect(samples.first == 9_900)
         #expect(samples.last == 0)
         #expect(zip(samples, samples.dropFirst()).allSatisfy { $0 >= $1 })
@@ -29,11 +29,9 @@ import VoiceGuidanceTesting
         #expect(result.last == 0)
     }
 
-    @Test func gainConversionAndClamping() {
-        #expect(abs(AudioFade.linearGain(decibels: 20) - 10) < 1e-9)
-        #expect(AudioFade.linearGain(decibels: -.infinity) == 0)
+    @Test func gainClampsToTheSampleRange() {
         var samples: [Int16] = [20_000, -20_000, 100]
-        AudioFade.apply(gain: 2, to: &samples)
+        PlaybackGain.apply(gain: 2, to: &samples)
         #expect(samples == [.max, .min, 200])
     }
 

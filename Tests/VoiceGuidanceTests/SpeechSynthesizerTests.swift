@@ -352,3 +352,36 @@ import VoiceGuidanceTesting
         #expect(!synthesizer.isSpeaking)
     }
 }
+
+@Suite struct SpeechSynthesizerSSMLTests {
+    @Test func theDefaultParserTurnsSSMLIntoMarksAndPauses() async throws {
+        let renderer = RecordingRenderer()
+        let synthesizer = SpeechSynthesizer(renderer: renderer, sink: MemorySink())
+        let events = synthesizer.events()
+        await synthesizer.speak(
+            SpokenInstruction(
+                text: "exit now", ssml: "<speak>exit <break time=\"200ms\"/><mark name=\"m\"/>now</speak>"))
+        let received = await collectEvents(events, didSpeakCount: 1)
+        let utterance = try #require(renderer.utterances.first)
+        #expect(utterance.segments.contains(.mark("m")))
+        #expect(utterance.segments.contains(.pause(.seconds(0.2))))
+        #expect(received.map(label).contains("mark:exit now:m"))
+        #expect(lifecycle(received) == ["will:exit now", "did:exit now"])
+    }
+
+    @Test func malformedSSMLSpeaksTheTextWithAnErrorEvent() async throws {
+        let renderer = RecordingRenderer()
+        let synthesizer = SpeechSynthesizer(renderer: renderer, sink: MemorySink())
+        let events = synthesizer.events()
+        await synthesizer.speak(SpokenInstruction(text: "exit now", ssml: "<speak>exit <prosody>now</speak>"))
+        let received = await collectEvents(events, didSpeakCount: 1)
+        #expect(renderer.utterances == [Utterance(text: "exit now")])
+        #expect(lifecycle(received) == ["will:exit now", "error:invalidSSML", "did:exit now"])
+        let message = received.compactMap { event -> String? in
+            if case .error(let error) = event { return error.message }
+            return nil
+        }
+        #expect(
+            message.first?.contains("line 1") == true || message.first?.contains("1:") == true, "\(message)")
+    }
+}

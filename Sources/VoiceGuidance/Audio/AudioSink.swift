@@ -21,7 +21,7 @@ public struct AudioFormat: Sendable, Hashable, CustomStringConvertible {
 /// everything) or `interrupt` (end now). Writes block until the sink accepted the samples, so a
 /// sink that plays in real time paces its caller. Sinks are driven from one thread at a time
 /// (`SpeechSynthesizer` uses a playback thread of its own); the fades that make stopping
-/// click-free are applied by the writer (`AudioFade`), so every sink gets them.
+/// click-free are applied by the writer (`FadeRamp`), so every sink gets them.
 public protocol AudioSink: AnyObject, Sendable {
     /// A name for messages (`ALSA device "default"`, `WAV file out.wav`).
     var name: String { get }

@@ -67,7 +67,7 @@ final class PromptPlayer {
     func feed(_ chunk: [Int16]) -> Bool {
         guard ending == nil else { return false }
         var samples = chunk
-        AudioFade.apply(gain: gain, to: &samples)
+        PlaybackGain.apply(gain: gain, to: &samples)
         var offset = 0
         while offset < samples.count {
             if fade == nil { checkCancellation() }

@@ -52,7 +52,12 @@ public final class SpeechSynthesizer: SpeechSynthesizing {
         var queue: [SpeechJob] = []
         var current: SpeechJob?
         var isWorkerRunning = false
+        /// The playback thread waits for work (and exits if none comes in time).
+        var isWorkerIdle = false
     }
+
+    /// How long the playback thread waits for the next prompt before it exits.
+    private static let idleTimeout = 2.0
 
     /// The engine that makes the audio.
     public let renderer: any SpeechRenderer
@@ -65,6 +70,7 @@ public final class SpeechSynthesizer: SpeechSynthesizing {
     private let hub = SpeechEventHub()
     private let cache: RenderCache
     private let state: Mutex<State>
+    private let wakeUp = DispatchSemaphore(value: 0)
 
     /// Makes a synthesizer.
     ///
@@ -73,11 +79,12 @@ public final class SpeechSynthesizer: SpeechSynthesizing {
     ///   - sink: the output (ALSA device, WAV file, memory, null).
     ///   - voice: the voice to start with; its locale is the initial `locale`.
     ///   - voices: voices that setting `locale` may pick from.
-    ///   - parseSSML: the SSML parser; without one, prompts with SSML speak their plain text.
+    ///   - parseSSML: the SSML parser (`SSMLParser().parse` by default); nil speaks every
+    ///     prompt's plain text.
     ///   - configuration: fades, cache size, piece size.
     public init(
         renderer: any SpeechRenderer, sink: any AudioSink, voice: VoiceProfile = .fallback,
-        voices: [VoiceProfile] = [], parseSSML: SSMLParsing? = nil,
+        voices: [VoiceProfile] = [], parseSSML: SSMLParsing? = { try SSMLParser().parse($0) },
         configuration: Configuration = Configuration()
     ) {
         self.renderer = renderer
@@ -255,6 +262,10 @@ public final class SpeechSynthesizer: SpeechSynthesizing {
             state.current?.cancel(.interrupt(by: job.instruction))
             for queued in state.queue { queued.cancel(.interrupt(by: job.instruction)) }
             state.queue.append(job)
+            if state.isWorkerIdle {
+                state.isWorkerIdle = false
+                wakeUp.signal()
+            }
             guard !state.isWorkerRunning else { return false }
             state.isWorkerRunning = true
             return true
@@ -266,20 +277,37 @@ public final class SpeechSynthesizer: SpeechSynthesizing {
         thread.start()
     }
 
+    /// The playback thread: plays queued prompts in order, then waits a while for more before it
+    /// exits (so back-to-back prompts do not pay for a new thread each).
     private func runQueue() {
+        enum Step {
+            case play(SpeechJob)
+            case wait
+            case exit
+        }
         while true {
-            let next = state.withLock { state -> SpeechJob? in
-                guard !state.queue.isEmpty else {
-                    state.current = nil
-                    state.isWorkerRunning = false
-                    return nil
+            let step = state.withLock { state -> Step in
+                if !state.queue.isEmpty {
+                    let job = state.queue.removeFirst()
+                    state.current = job
+                    state.isWorkerIdle = false
+                    return .play(job)
                 }
-                let job = state.queue.removeFirst()
-                state.current = job
-                return job
+                state.current = nil
+                if state.isWorkerIdle {
+                    // Waited (or woke without work): stop the thread.
+                    state.isWorkerIdle = false
+                    state.isWorkerRunning = false
+                    return .exit
+                }
+                state.isWorkerIdle = true
+                return .wait
             }
-            guard let job = next else { return }
-            play(job)
+            switch step {
+            case .play(let job): play(job)
+            case .wait: _ = wakeUp.wait(timeout: .now() + Self.idleTimeout)
+            case .exit: return
+            }
         }
     }
 
@@ -300,6 +328,10 @@ public final class SpeechSynthesizer: SpeechSynthesizing {
             error = failure
         }
         hub.emit(.didSpeak(instruction, error: error))
+        // Not speaking any more once `speak` returns.
+        state.withLock { state in
+            if state.current === job { state.current = nil }
+        }
         if let handler = metricsHandler {
             let metrics = PromptMetrics(
                 instruction: instruction, wasCached: wasCached,
@@ -321,7 +353,7 @@ public final class SpeechSynthesizer: SpeechSynthesizing {
         let sampleRate = cached?.audio.sampleRate ?? renderer.sampleRate
         let player = PromptPlayer(
             sink: sink, job: job, hub: hub, sampleRate: sampleRate,
-            gain: AudioFade.linearGain(decibels: volumeDB),
+            gain: Decibels.amplitude(fromDB: volumeDB),
             configuration: configuration)
         if let cancellation = job.cancellation {
             player.endBeforeStart(cancellation)
