@@ -190,6 +190,15 @@ func fileSize(_ url: URL) -> Int {
         #expect(lifecycle(received) == ["will:hello", "error:audioDevice", "did:hello!audioDevice"])
     }
 
+    @Test func fileDeviceNamesWithArgumentsWork() async throws {
+        let file = environment.folder.appendingPathComponent("by-name.raw")
+        let sink = ALSASink(device: "file:'\(file.path)',raw")
+        let synthesizer = SpeechSynthesizer(renderer: RecordingRenderer(), sink: sink)
+        await synthesizer.speak(SpokenInstruction(text: "named"))
+        try sink.close()
+        #expect(isPaddedCopy(ALSATestEnvironment.samples(in: file), of: try rendered("named")))
+    }
+
     @Test func listsOutputDevicesWithDescriptions() throws {
         let devices = try ALSASink.outputDevices()
         let capture = try #require(devices.first { $0.name == "capture" }, "\(devices)")

@@ -27,6 +27,21 @@ final class ALSATestEnvironment: Sendable {
             // A hint, so that device listing has something to show.
             .replacingOccurrences(
                 of: "pcm.capture {", with: "pcm.capture {\n    hint { show on description \"Test capture\" }")
+                // The stock configuration's `file:'PATH',FORMAT` PCM (ALSA_CONFIG_PATH replaces it).
+                + """
+
+                pcm.null { type null }
+                pcm.file {
+                    @args [ FILE FORMAT ]
+                    @args.FILE { type string }
+                    @args.FORMAT { type string default raw }
+                    type file
+                    file $FILE
+                    format $FORMAT
+                    slave.pcm null
+                }
+
+                """
         let configURL = folder.appendingPathComponent("asound.conf")
         try! config.write(to: configURL, atomically: true, encoding: .utf8)
         setenv("ALSA_CONFIG_PATH", configURL.path, 1)
