@@ -1,10 +1,10 @@
 // Every call into libasound goes through this file; nothing else imports CALSA.
 internal import CALSA
 import Foundation
-import Synchronization
+import VoiceGuidance
 
 /// ALSA's own diagnostics, caught per thread instead of being printed on stderr.
-private let capturedMessages = Mutex<[UInt: [String]]>([:])
+private let capturedMessages = Locked<[UInt: [String]]>([:])
 
 /// The handler ALSA calls (on the failing thread) instead of printing to stderr.
 private let errorHandler: snd_local_error_handler_t = { file, line, function, code, format, arguments in

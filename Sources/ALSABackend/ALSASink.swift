@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 public import VoiceGuidance
 
 /// Plays prompts on an ALSA PCM by name: `default`, `plughw:CARD=PCH,DEV=0`,
@@ -56,12 +55,12 @@ public final class ALSASink: AudioSink {
     /// The PCM name.
     public let device: String
     public let options: Options
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     public init(device: String = "default", options: Options = Options()) {
         self.device = device
         self.options = options
-        self.state = Mutex(State())
+        self.state = Locked(State())
     }
 
     /// Playback devices from ALSA's name hints (outputs only), with descriptions.

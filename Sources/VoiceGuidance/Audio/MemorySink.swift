@@ -1,5 +1,3 @@
-import Synchronization
-
 /// A sink that keeps every prompt's samples in memory (tests, rendering to a buffer).
 ///
 /// With `pacesToRealTime` it takes as long as the audio lasts, like a sound card with a 40 ms
@@ -24,7 +22,7 @@ public final class MemorySink: AudioSink {
 
     /// Whether writes take real time.
     public let pacesToRealTime: Bool
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     public init(pacesToRealTime: Bool = false) {
         self.pacesToRealTime = pacesToRealTime

@@ -1,5 +1,4 @@
 public import Foundation
-import Synchronization
 
 /// A sink that writes everything it is given into one WAV file, atomically on `close`.
 ///
@@ -14,7 +13,7 @@ public final class WAVFileSink: AudioSink {
 
     /// Where the file goes.
     public let url: URL
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     public init(url: URL) {
         self.url = url

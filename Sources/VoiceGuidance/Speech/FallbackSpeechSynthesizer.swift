@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Speaks through the first of several synthesizers, handing a prompt to the next one only when
 /// the current one fails to synthesize it (`SpeechError.Kind.synthesis`); never when the prompt
 /// was cut off (`cancelled`) or the audio device failed (`audioDevice`): another engine would
@@ -15,14 +13,14 @@ public final class FallbackSpeechSynthesizer: SpeechSynthesizing {
     /// The synthesizers, in the order they are tried.
     public let synthesizers: [any SpeechSynthesizing]
     private let hub = SpeechEventHub()
-    private let hook = Mutex<(@Sendable (SpokenInstruction) -> SpeechOverride)?>(nil)
-    private let settings: Mutex<(isMuted: Bool, volumeDB: Double, locale: String)>
+    private let hook = Locked<(@Sendable (SpokenInstruction) -> SpeechOverride)?>(nil)
+    private let settings: Locked<(isMuted: Bool, volumeDB: Double, locale: String)>
 
     /// Tries `synthesizers` in order.
     public init(_ synthesizers: [any SpeechSynthesizing]) {
         self.synthesizers = synthesizers
         let first = synthesizers.first
-        settings = Mutex((first?.isMuted ?? false, first?.volumeDB ?? 0, first?.locale ?? "en-US"))
+        settings = Locked((first?.isMuted ?? false, first?.volumeDB ?? 0, first?.locale ?? "en-US"))
     }
 
     public var isMuted: Bool {

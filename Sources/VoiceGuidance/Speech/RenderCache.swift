@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Rendered prompts kept for reuse, keyed by voice and markup, bounded in bytes, least recently
 /// used dropped first.
 final class RenderCache: Sendable {
@@ -35,7 +33,7 @@ final class RenderCache: Sendable {
 
     /// The most bytes of samples kept.
     let limitBytes: Int
-    private let store = Mutex(Store())
+    private let store = Locked(Store())
 
     init(limitBytes: Int) {
         self.limitBytes = limitBytes

@@ -1,9 +1,8 @@
 import Foundation
-import Synchronization
 
 /// Hands every event to every subscriber's own `AsyncStream`, in one order for all of them.
 final class SpeechEventHub: Sendable {
-    private let subscribers = Mutex<[UUID: AsyncStream<SpeechEvent>.Continuation]>([:])
+    private let subscribers = Locked<[UUID: AsyncStream<SpeechEvent>.Continuation]>([:])
 
     /// A new stream of every event from now on; it unsubscribes itself when dropped or cancelled.
     func stream() -> AsyncStream<SpeechEvent> {

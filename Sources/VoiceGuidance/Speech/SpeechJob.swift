@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Why a prompt is being cut short.
 enum SpeechCancellation: Sendable, Equatable {
     /// `stopSpeaking`: finish the word, then fade.
@@ -30,8 +28,8 @@ enum SpeechCancellation: Sendable, Equatable {
 final class SpeechJob: Sendable {
     let instruction: SpokenInstruction
     let requested: ContinuousClock.Instant
-    private let cancellationState = Mutex<SpeechCancellation?>(nil)
-    private let continuation = Mutex<CheckedContinuation<Void, Never>?>(nil)
+    private let cancellationState = Locked<SpeechCancellation?>(nil)
+    private let continuation = Locked<CheckedContinuation<Void, Never>?>(nil)
 
     init(instruction: SpokenInstruction, requested: ContinuousClock.Instant) {
         self.instruction = instruction

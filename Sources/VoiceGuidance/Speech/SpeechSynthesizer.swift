@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// The default `SpeechSynthesizing`: SSML parser → renderer → audio sink, on a playback thread
 /// of its own.
@@ -69,7 +68,7 @@ public final class SpeechSynthesizer: SpeechSynthesizing {
     private let parseSSML: SSMLParsing?
     private let hub = SpeechEventHub()
     private let cache: RenderCache
-    private let state: Mutex<State>
+    private let state: Locked<State>
     private let wakeUp = DispatchSemaphore(value: 0)
 
     /// Makes a synthesizer.
@@ -93,7 +92,7 @@ public final class SpeechSynthesizer: SpeechSynthesizing {
         self.parseSSML = parseSSML
         self.configuration = configuration
         self.cache = RenderCache(limitBytes: configuration.cacheLimitBytes)
-        self.state = Mutex(State(locale: voice.locale, voice: voice))
+        self.state = Locked(State(locale: voice.locale, voice: voice))
     }
 
     // MARK: Settings
