@@ -82,3 +82,48 @@ import VoiceGuidanceTesting
         }
     }
 }
+
+@Suite struct SpeechSynthesizingConformanceTests {
+    @Test func theDefaultSynthesizerConforms() async {
+        let synthesizer = SpeechSynthesizer(
+            renderer: RecordingRenderer(secondsPerCharacter: 0.003), sink: MemorySink(pacesToRealTime: true))
+        let problems = await SpeechSynthesizingConformance.violations(of: synthesizer)
+        #expect(problems.isEmpty, "\(problems)")
+    }
+
+    @Test func theFallbackSynthesizerConforms() async {
+        let failing = SpeechSynthesizer(
+            renderer: RecordingRenderer(failure: RenderError(.synthesisFailed, "down")), sink: MemorySink())
+        let working = SpeechSynthesizer(
+            renderer: RecordingRenderer(secondsPerCharacter: 0.003), sink: MemorySink(pacesToRealTime: true))
+        let fallback = FallbackSpeechSynthesizer([failing, working])
+        let problems = await SpeechSynthesizingConformance.violations(of: fallback, promptCount: 30)
+        #expect(problems.isEmpty, "\(problems)")
+    }
+
+    /// The check itself fails a synthesizer that forgets didSpeak.
+    @Test func theCheckCatchesAMissingDidSpeak() async {
+        final class Forgetful: SpeechSynthesizing, @unchecked Sendable {
+            let inner = SpeechSynthesizer(
+                renderer: RecordingRenderer(secondsPerCharacter: 0.001), sink: NullSink())
+            let (stream, continuation) = AsyncStream.makeStream(of: SpeechEvent.self)
+            var isMuted = false
+            var volumeDB = 0.0
+            var locale = "en-US"
+            var isSpeaking: Bool { false }
+            var willSpeak: (@Sendable (SpokenInstruction) -> SpeechOverride)?
+            func events() -> AsyncStream<SpeechEvent> { stream }
+            func prepare(_ instructions: [SpokenInstruction]) async {}
+            func duration(of instruction: SpokenInstruction) async throws -> Double { 0 }
+            func speak(_ instruction: SpokenInstruction) async {
+                continuation.yield(.willSpeak(instruction))
+                if !instruction.text.hasSuffix("3") { continuation.yield(.didSpeak(instruction, error: nil)) }
+            }
+            func stopSpeaking() {}
+            func interruptSpeaking() {}
+        }
+        let problems = await SpeechSynthesizingConformance.violations(
+            of: Forgetful(), promptCount: 6, tasks: 1, timeout: .milliseconds(500))
+        #expect(!problems.isEmpty)
+    }
+}

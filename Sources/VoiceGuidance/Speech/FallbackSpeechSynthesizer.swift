@@ -15,6 +15,8 @@ public final class FallbackSpeechSynthesizer: SpeechSynthesizing {
     private let hub = SpeechEventHub()
     private let hook = Locked<(@Sendable (SpokenInstruction) -> SpeechOverride)?>(nil)
     private let settings: Locked<(isMuted: Bool, volumeDB: Double, locale: String)>
+    /// The latest `speak` request (each waits for the one before it to finish).
+    private let order = Locked<FallbackRequest?>(nil)
 
     /// Tries `synthesizers` in order.
     public init(_ synthesizers: [any SpeechSynthesizing]) {
@@ -84,41 +86,69 @@ public final class FallbackSpeechSynthesizer: SpeechSynthesizing {
                 return
             }
         }
-        hub.emit(.willSpeak(spoken))
-        guard !synthesizers.isEmpty else {
-            let error = SpeechError(.synthesis, "no synthesizer to speak with")
-            hub.emit(.error(error))
-            hub.emit(.didSpeak(spoken, error: error))
-            return
+        // Prompts never overlap: mark the one before as cut by this one, cut it, and wait until
+        // it has sent its didSpeak.
+        let request = FallbackRequest(instruction: spoken)
+        let previous = order.withLock { order -> FallbackRequest? in
+            let previous = order
+            order = request
+            return previous
         }
-        var outcome: SpeechError?
-        for (index, synthesizer) in synthesizers.enumerated() {
-            // Only one synthesizer speaks at a time: cut whatever the others are saying.
-            for (other, rest) in synthesizers.enumerated() where other != index && rest.isSpeaking {
-                rest.interruptSpeaking()
+        if let previous {
+            previous.supersede(by: spoken)
+            let synthesizers = self.synthesizers
+            for synthesizer in synthesizers { synthesizer.interruptSpeaking() }
+            // The one before may hand its prompt to a synthesizer just after that cut: cut again
+            // until it is done.
+            let watchdog = Task {
+                while !previous.finished.isOpen {
+                    try? await Task.sleep(for: .milliseconds(20))
+                    if Task.isCancelled { return }
+                    for synthesizer in synthesizers { synthesizer.interruptSpeaking() }
+                }
             }
-            outcome = await speak(spoken, on: synthesizer)
+            await previous.finished.wait()
+            watchdog.cancel()
+        }
+        defer { request.finished.open() }
+
+        hub.emit(.willSpeak(spoken))
+        var outcome: SpeechError?
+        if synthesizers.isEmpty {
+            outcome = SpeechError(.synthesis, "no synthesizer to speak with")
+            hub.emit(.error(outcome!))
+        }
+        for (index, synthesizer) in synthesizers.enumerated() {
+            if let newer = request.supersededBy {
+                outcome = SpeechCancellation.interrupt(by: newer).error
+                break
+            }
+            outcome = await speak(request, on: synthesizer)
             guard let error = outcome, error.kind == .synthesis, index < synthesizers.count - 1 else { break }
             hub.emit(.error(SpeechError(.synthesis, "\(error.message); trying the next synthesizer")))
+        }
+        if let newer = request.supersededBy, outcome?.kind == .cancelled {
+            hub.emit(.didInterrupt(old: spoken, new: newer))
         }
         hub.emit(.didSpeak(spoken, error: outcome))
     }
 
     /// Speaks on one synthesizer, passing its events for this prompt through, and returns the
     /// error its `didSpeak` carried.
-    private func speak(_ instruction: SpokenInstruction, on synthesizer: any SpeechSynthesizing) async
+    private func speak(_ request: FallbackRequest, on synthesizer: any SpeechSynthesizing) async
         -> SpeechError?
     {
         let stream = synthesizer.events()
         let hub = self.hub
-        let id = instruction.id
+        let id = request.instruction.id
         let listener = Task { () -> SpeechError? in
             for await event in stream {
                 switch event {
                 case .didSpeak(let spoken, let error) where spoken.id == id:
                     return error
                 case .didInterrupt(let old, _) where old.id == id:
-                    hub.emit(event)
+                    // A cut by a newer prompt is reported by this synthesizer, with that prompt.
+                    if request.supersededBy == nil { hub.emit(event) }
                 case .word(let spoken, _) where spoken.id == id, .mark(let spoken, _) where spoken.id == id:
                     hub.emit(event)
                 case .error(let error) where error.kind == .invalidSSML:
@@ -129,7 +159,7 @@ public final class FallbackSpeechSynthesizer: SpeechSynthesizing {
             }
             return SpeechError(.cancelled, "the synthesizer's event stream ended")
         }
-        await synthesizer.speak(instruction)
+        await synthesizer.speak(request.instruction)
         return await listener.value
     }
 
@@ -139,5 +169,51 @@ public final class FallbackSpeechSynthesizer: SpeechSynthesizing {
 
     public func interruptSpeaking() {
         for synthesizer in synthesizers { synthesizer.interruptSpeaking() }
+    }
+}
+
+/// One `speak` on a fallback synthesizer: its prompt, whether a newer one cut it, and a gate
+/// opened once its didSpeak has been sent.
+private final class FallbackRequest: Sendable {
+    let instruction: SpokenInstruction
+    let finished = Gate()
+    private let newer = Locked<SpokenInstruction?>(nil)
+
+    init(instruction: SpokenInstruction) {
+        self.instruction = instruction
+    }
+
+    /// The prompt that cut this one, if any.
+    var supersededBy: SpokenInstruction? { newer.withLock { $0 } }
+
+    func supersede(by instruction: SpokenInstruction) {
+        newer.withLock { if $0 == nil { $0 = instruction } }
+    }
+}
+
+/// A one-shot gate tasks can wait on.
+private final class Gate: Sendable {
+    private let state = Locked<(isOpen: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
+
+    var isOpen: Bool { state.withLock { $0.isOpen } }
+
+    func wait() async {
+        await withCheckedContinuation { continuation in
+            let resumeNow = state.withLock { state -> Bool in
+                if state.isOpen { return true }
+                state.waiters.append(continuation)
+                return false
+            }
+            if resumeNow { continuation.resume() }
+        }
+    }
+
+    func open() {
+        let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            state.isOpen = true
+            defer { state.waiters = [] }
+            return state.waiters
+        }
+        for waiter in waiters { waiter.resume() }
     }
 }
