@@ -1,1 +1,0 @@
-// The ALSA sink and device listing: the only module that calls libasound.
