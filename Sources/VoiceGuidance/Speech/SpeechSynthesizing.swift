@@ -27,7 +27,7 @@ public enum SpeechEvent: Sendable, Equatable {
     case didSpeak(SpokenInstruction, error: SpeechError?)
     /// `old` was cut off so that `new` (nil for a plain interrupt) could speak.
     case didInterrupt(old: SpokenInstruction, new: SpokenInstruction?)
-    /// Something went wrong that did not end a prompt (SSML fell back to text, device reopened).
+    /// Something went wrong: SSML fell back to text, or (just before its didSpeak) what ended a prompt.
     case error(SpeechError)
     /// A word is heard now (timed by the sink's delay, not the render offset).
     case word(SpokenInstruction, WordBoundary)

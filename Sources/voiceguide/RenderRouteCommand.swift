@@ -1,0 +1,319 @@
+import ESpeakBackend
+import Foundation
+import Synchronization
+import VoiceGuidance
+
+/// `voiceguide render-route`: every prompt of a route as a WAV file, plus `manifest.json`.
+enum RenderRouteCommand: Command {
+    static let name = "render-route"
+    static let summary = "render every prompt of a route to WAV files with a manifest"
+    static let usage = """
+        usage: voiceguide render-route ROUTE.json --out-dir DIR [--voice ID] [--jobs N] [--quiet]
+
+        Renders every prompt of the route to DIR/NNN-legL-stepS.wav and writes DIR/manifest.json
+        ({"prompts":[{file, leg, step, text, ssml, duration_s, samples, key}]}). The prompts are the
+        route's voiceInstructions; a route without them (OSRM) gets the prompts a drive at the
+        route's own speed would speak. Resumable: a file already in the manifest with the same
+        voice and SSML is kept, not rendered again.
+
+          --out-dir DIR  where the files go (created if missing)
+          --voice ID     voice profile (default en-US)
+          --jobs N       render in N processes (eSpeak NG is one engine per process); default 1
+          --quiet        no progress bar
+
+        Exit status: 0 all rendered, 1 a prompt or the route failed, 64 usage.
+        """
+
+    /// One prompt to render, as handed to a worker process.
+    struct Job: Codable, Sendable {
+        var index: Int
+        var leg: Int
+        var step: Int
+        var text: String
+        var ssml: String?
+        var file: String
+        var key: String
+    }
+
+    /// One manifest row.
+    struct Entry: Codable, Sendable {
+        var file: String
+        var leg: Int
+        var step: Int
+        var text: String
+        var ssml: String?
+        var durationS: Double
+        var samples: Int
+        var key: String
+
+        enum CodingKeys: String, CodingKey {
+            case file, leg, step, text, ssml, samples, key
+            case durationS = "duration_s"
+        }
+    }
+
+    struct Manifest: Codable {
+        var route: String
+        var voice: String
+        var sampleRate: Int
+        var prompts: [Entry]
+
+        enum CodingKeys: String, CodingKey {
+            case route, voice, prompts
+            case sampleRate = "sample_rate"
+        }
+    }
+
+    static func run(_ arguments: inout CommandLineArguments) async throws -> Int32 {
+        let catalog = try Voices.catalog()
+        let voice = try Voices.profile(&arguments)
+        if let jobFile = try arguments.option("--worker") {
+            return try runWorker(jobFile: jobFile, voice: voice)
+        }
+        guard let outDir = try arguments.option("--out-dir") else { throw UsageError("--out-dir DIR is required") }
+        let jobs = Int(try arguments.number("--jobs", in: 1...64) ?? 1)
+        let quiet = arguments.flag("--quiet")
+        let files = try arguments.positionals()
+        guard files.count == 1 else { throw UsageError("give one ROUTE.json") }
+
+        let route = try RouteLoading.load(files[0])
+        let folder = URL(fileURLWithPath: outDir, isDirectory: true)
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        } catch {
+            throw CommandFailure("cannot create \(folder.path): \(error.localizedDescription)")
+        }
+        let book = try PhraseBook.load(
+            directory: catalog.directory.appendingPathComponent("phrases"), language: voice.phrases)
+        let all = prompts(of: route, phrases: PhraseBuilder(book: book, units: voice.units), voice: voice)
+
+        // Keep what an earlier run rendered with the same key; render the rest.
+        let manifestURL = folder.appendingPathComponent("manifest.json")
+        let previous = (try? JSONDecoder().decode(Manifest.self, from: Data(contentsOf: manifestURL)))?.prompts ?? []
+        var done: [Int: Entry] = [:]
+        var todo: [Job] = []
+        for job in all {
+            if let old = previous.first(where: { $0.file == job.file && $0.key == job.key }),
+                let size = try? FileManager.default.attributesOfItem(
+                    atPath: folder.appendingPathComponent(job.file).path)[.size] as? Int,
+                size == 44 + 2 * old.samples
+            {
+                done[job.index] = old
+            } else {
+                todo.append(job)
+            }
+        }
+        let kept = done.count
+        let progress = Progress(total: all.count, done: kept, isShown: !quiet && Console.isErrorTerminal)
+        var failures: [String] = []
+        if jobs == 1 || todo.count < 2 {
+            let renderer = try Engines.espeak()
+            for job in todo {
+                do {
+                    done[job.index] = try render(job, renderer: renderer, voice: voice, folder: folder)
+                } catch {
+                    failures.append("\(job.file): \(error)")
+                }
+                progress.advance()
+            }
+        } else {
+            let results = try runWorkers(todo, count: jobs, voice: voice, folder: folder, progress: progress)
+            for (index, result) in results {
+                switch result {
+                case .success(let entry): done[index] = entry
+                case .failure(let error): failures.append(error.message)
+                }
+            }
+        }
+        progress.finish()
+
+        let manifest = Manifest(
+            route: files[0], voice: voice.id, sampleRate: 22_050,
+            prompts: all.compactMap { done[$0.index] })
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        try WAVFile.writeAtomically(try encoder.encode(manifest), to: manifestURL)
+        print(
+            "\(all.count) prompts: \(all.count - kept - failures.count) rendered, \(kept) kept, "
+                + "\(failures.count) failed; manifest: \(manifestURL.path)")
+        for failure in failures { Console.error("error: \(failure)") }
+        return failures.isEmpty ? ExitStatus.success : ExitStatus.failure
+    }
+
+    /// The route's prompts: its voiceInstructions, or those of a drive at the route's speed.
+    static func prompts(of route: Route, phrases: PhraseBuilder, voice: VoiceProfile) -> [Job] {
+        var found: [(leg: Int, step: Int, text: String, ssml: String?)] = []
+        for (legIndex, leg) in route.legs.enumerated() {
+            for (stepIndex, step) in leg.steps.enumerated() {
+                for instruction in step.voiceInstructions {
+                    // A step's instructions announce the maneuver at the next step's start.
+                    let announced = min(stepIndex + 1, leg.steps.count - 1)
+                    found.append((legIndex, announced, instruction.announcement, instruction.ssmlAnnouncement))
+                }
+            }
+        }
+        if found.isEmpty {
+            let drive = DriveSimulator(
+                route: route, phrases: phrases, speed: .route, usesServerInstructions: false,
+                durationOf: { 0.3 + Double($0.text.count) * 0.065 })
+            found = drive.run().prompts.map { ($0.leg, $0.step, $0.text, $0.ssml) }
+        }
+        let voiceData =
+            (try? { () throws -> Data in
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = .sortedKeys
+                return try encoder.encode(voice)
+            }()) ?? Data()
+        return found.enumerated().map { index, prompt in
+            let file = String(format: "%03d-leg%d-step%02d.wav", index + 1, prompt.leg, prompt.step)
+            let key = fnv1a(Data("v1|".utf8) + voiceData + Data("|\(prompt.ssml ?? "")|\(prompt.text)".utf8))
+            return Job(
+                index: index, leg: prompt.leg, step: prompt.step, text: prompt.text, ssml: prompt.ssml, file: file,
+                key: key)
+        }
+    }
+
+    /// Renders one prompt to its WAV file (atomically).
+    static func render(_ job: Job, renderer: ESpeakRenderer, voice: VoiceProfile, folder: URL) throws -> Entry {
+        let audio = PromptAudio(renderer: renderer, voice: voice)
+        let rendered = try audio.audio(for: SpokenInstruction(text: job.text, ssml: job.ssml))
+        try WAVFile.write(rendered, to: folder.appendingPathComponent(job.file))
+        return Entry(
+            file: job.file, leg: job.leg, step: job.step, text: job.text, ssml: job.ssml,
+            durationS: (rendered.duration * 1000).rounded() / 1000, samples: rendered.samples.count, key: job.key)
+    }
+
+    /// Worker mode (`--worker JOBS.json`): render the jobs, print one JSON result per line.
+    static func runWorker(jobFile: String, voice: VoiceProfile) throws -> Int32 {
+        let jobs = try JSONDecoder().decode(
+            WorkerInput.self, from: Data(contentsOf: URL(fileURLWithPath: jobFile)))
+        let renderer = try Engines.espeak()
+        let folder = URL(fileURLWithPath: jobs.folder, isDirectory: true)
+        let encoder = JSONEncoder()
+        for job in jobs.jobs {
+            var result = WorkerResult(index: job.index, entry: nil, error: nil)
+            do {
+                result.entry = try render(job, renderer: renderer, voice: voice, folder: folder)
+            } catch {
+                result.error = "\(job.file): \(error)"
+            }
+            print(String(decoding: try encoder.encode(result), as: UTF8.self))
+        }
+        return ExitStatus.success
+    }
+
+    struct WorkerInput: Codable {
+        var folder: String
+        var jobs: [Job]
+    }
+
+    struct WorkerResult: Codable {
+        var index: Int
+        var entry: Entry?
+        var error: String?
+    }
+
+    struct WorkerError: Error {
+        var message: String
+    }
+
+    /// Splits the jobs over `count` worker processes of this same program and collects results.
+    static func runWorkers(
+        _ jobs: [Job], count: Int, voice: VoiceProfile, folder: URL, progress: Progress
+    ) throws -> [(Int, Result<Entry, WorkerError>)] {
+        guard let executable = Bundle.main.executableURL else {
+            throw CommandFailure("cannot find this program's path to start workers")
+        }
+        let results = Mutex<[(Int, Result<Entry, WorkerError>)]>([])
+        let group = DispatchGroup()
+        var processes: [Process] = []
+        var jobFiles: [URL] = []
+        defer { for file in jobFiles { try? FileManager.default.removeItem(at: file) } }
+        for worker in 0..<count {
+            let share = jobs.enumerated().filter { $0.offset % count == worker }.map(\.element)
+            guard !share.isEmpty else { continue }
+            let jobFile = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "voiceguide-jobs-\(UUID().uuidString).json")
+            try JSONEncoder().encode(WorkerInput(folder: folder.path, jobs: share)).write(to: jobFile)
+            jobFiles.append(jobFile)
+            let process = Process()
+            process.executableURL = executable
+            process.arguments = ["render-route", "--worker", jobFile.path, "--voice", voice.id]
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            try process.run()
+            processes.append(process)
+            let handle = pipe.fileHandleForReading
+            group.enter()
+            Thread.detachNewThread {
+                var buffer = Data()
+                while case let chunk = handle.availableData, !chunk.isEmpty {
+                    buffer.append(chunk)
+                    while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                        let line = buffer[buffer.startIndex..<newline]
+                        buffer.removeSubrange(buffer.startIndex...newline)
+                        guard let result = try? JSONDecoder().decode(WorkerResult.self, from: line) else { continue }
+                        let outcome: Result<Entry, WorkerError> =
+                            result.entry.map { .success($0) }
+                            ?? .failure(WorkerError(message: result.error ?? "worker failed"))
+                        results.withLock { $0.append((result.index, outcome)) }
+                        progress.advance()
+                    }
+                }
+                group.leave()
+            }
+        }
+        group.wait()
+        for process in processes { process.waitUntilExit() }
+        var collected = results.withLock { $0 }
+        let finished = Set(collected.map(\.0))
+        for job in jobs where !finished.contains(job.index) {
+            collected.append((job.index, .failure(WorkerError(message: "\(job.file): the worker process ended early"))))
+        }
+        return collected
+    }
+
+    /// A 64-bit FNV-1a hash, as 16 hex digits (stable across runs and machines).
+    static func fnv1a(_ data: Data) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in data {
+            hash ^= UInt64(byte)
+            hash &*= 0x0000_0100_0000_01B3
+        }
+        return String(format: "%016llx", hash)
+    }
+}
+
+/// A progress bar on stderr when it is a terminal.
+final class Progress: Sendable {
+    private let state: Mutex<Int>
+    private let total: Int
+    private let isShown: Bool
+
+    init(total: Int, done: Int, isShown: Bool) {
+        self.total = total
+        self.isShown = isShown
+        state = Mutex(done)
+        draw(done)
+    }
+
+    func advance() {
+        let done = state.withLock { value -> Int in
+            value += 1
+            return value
+        }
+        draw(done)
+    }
+
+    func finish() {
+        if isShown { FileHandle.standardError.write(Data("\n".utf8)) }
+    }
+
+    private func draw(_ done: Int) {
+        guard isShown, total > 0 else { return }
+        let width = 30
+        let filled = width * min(done, total) / total
+        let bar = String(repeating: "#", count: filled) + String(repeating: " ", count: width - filled)
+        FileHandle.standardError.write(Data("\r[\(bar)] \(done)/\(total)".utf8))
+    }
+}
