@@ -7,11 +7,11 @@ import Foundation
 ///
 /// - metric: 10 m steps below 200 m; 50 m up to 500 m; 100 m up to 1 km; 0.1 km up to 3 km;
 ///   0.5 km up to 10 km; whole kilometers beyond.
-/// - imperial: 50 ft steps below 400 ft; 100 ft up to 1000 ft; then a quarter mile, 0.3, 0.4,
+/// - imperial: 50 ft steps below 500 ft; 100 ft up to 1000 ft; 1200 ft; then a quarter mile, 0.3, 0.4,
 ///   a half, 0.6, 0.7, three quarters, 0.8, 0.9 and 1 mile; 0.1 mi up to 3 mi; 0.5 mi up to 10 mi;
 ///   whole miles beyond.
 ///
-/// Between 150 m and 10 km the worst rounding error is 11% (225 m said as 200 m or 250 m);
+/// Between 150 m and 10 km the worst rounding error is 14% (0.35 mi said as 0.3 or 0.4 mi);
 /// the scheduler waits a moment for a rounder number when the error would exceed its tolerance.
 public struct SpokenDistance: Sendable, Equatable {
     /// The value said, in meters.
@@ -65,11 +65,12 @@ public struct SpokenDistance: Sendable, Equatable {
 
     static let imperialSteps: [Double] = {
         var feet: [Double] = []
-        feet += stride(from: 50.0, to: 400, by: 50)
-        feet += stride(from: 400.0, through: 1000, by: 100)
+        feet += stride(from: 50.0, to: 500, by: 50)
+        feet += stride(from: 500.0, through: 1000, by: 100)
         var miles: [Double] = [0.25, 0.3, 0.4, 0.5, 0.6, 0.7, 0.75, 0.8, 0.9]
         miles += stride(from: 1.0, to: 3, by: 0.1).map { ($0 * 10).rounded() / 10 }
         miles += stride(from: 3.0, through: 10, by: 0.5)
+        feet.append(1200)
         return feet.map { $0 * metersPerFoot } + miles.map { $0 * metersPerMile }
     }()
 }

@@ -47,6 +47,8 @@ public struct ScheduledPrompt: Sendable, Equatable {
     public var includesNextManeuver: Bool
     /// App priority (custom prompts only).
     public var priority: AnnouncementPriority?
+    /// Seconds after the speech starts when the spoken distance is heard, if the prompt says one.
+    public var distanceHeardAfter: Double?
 }
 
 /// How important an app prompt is.

@@ -310,7 +310,7 @@ public struct AnnouncementScheduler {
 
         // Approach.
         if !state.approachDone {
-            if timeLeft <= approachEnd + approachEstimate + latency + halfStep + 1 {
+            if timeLeft <= approachEnd + approachEstimate + latency + halfStep + 1 + timing.roundingEarly {
                 let result = tryDistancePrompt(
                     index, tier: .approach, time: time, distance: distance, speed: speed, end: approachEnd,
                     roomBefore: finalStart + timing.minimumGap, minimumDistance: timing.approachDistance.lowerBound,
@@ -325,32 +325,41 @@ public struct AnnouncementScheduler {
         }
         let approachStart = approachEnd + approachEstimate + latency
 
+        let point = plan.points[index]
+        // At most two prompts (approach, final) for a maneuver close behind the previous one.
+        let isClose = (point.position - point.previousPosition) / speed < 30
+
         // Continue (after a maneuver, or the depart prompt).
         if !state.continueDone {
-            let point = plan.points[index]
             let driven = position - point.previousPosition
-            if driven > max(speed * timing.continueWindow, 60) {
+            let latest = max(speed * 20, 200)
+            if driven > latest || (driven > max(speed * timing.continueWindow, 60) && !state.continueWaiting) {
                 states[index].continueDone = true
-            } else if point.followsDepart || timeLeft >= timing.continueMinimumTime {
-                states[index].continueDone = true
+            } else if point.followsDepart || (timeLeft >= timing.continueMinimumTime && !isClose) {
                 let willApproach = !state.approachDone && approachEnd * speed >= timing.approachDistance.lowerBound * 0.9
                 let nextStart = willApproach ? approachStart : finalStart
-                if sayContinue(
+                let result = sayContinue(
                     index, time: time, distance: distance, speed: speed, roomBefore: nextStart + timing.minimumGap,
-                    into: &decisions), point.followsDepart, timeLeft < 30
-                {
-                    states[index].approachDone = true
+                    mayWait: driven + speed * 2 * halfStep <= latest, into: &decisions)
+                switch result {
+                case .notYet:
+                    states[index].continueWaiting = true
+                case .spoken:
+                    states[index].continueDone = true
+                    if isClose { states[index].approachDone = true }
+                case .skipped:
+                    states[index].continueDone = true
                 }
                 return
             }
         }
 
         // Prepare (fast roads only, when no continue prompt was given).
-        if !state.prepareDone, !state.continueDone || !state.continueSpoken, speed >= timing.prepareMinimumSpeed {
+        if !state.prepareDone, !state.continueSpoken, !isClose, speed >= timing.prepareMinimumSpeed {
             let prepareEnd = min(
                 max(timing.prepareLead, timing.prepareDistance.lowerBound / speed),
                 timing.prepareDistance.upperBound / speed)
-            if timeLeft <= prepareEnd + approachEstimate + latency + halfStep + 1 {
+            if timeLeft <= prepareEnd + approachEstimate + latency + halfStep + 1 + timing.roundingEarly {
                 let result = tryDistancePrompt(
                     index, tier: .prepare, time: time, distance: distance, speed: speed, end: prepareEnd,
                     roomBefore: approachStart + timing.minimumGap,
@@ -373,7 +382,7 @@ public struct AnnouncementScheduler {
         let step = stepOf(index)
         let next: RouteStep? = shouldCombine(index, speed: speed) ? stepOf(index + 1) : nil
         var offset = 0.6
-        var built: (text: String, spoken: SpokenDistance, heard: Double, duration: Double)?
+        var built: (text: String, spoken: SpokenDistance, heard: Double, duration: Double, offset: Double)?
         for _ in 0..<2 {
             let heard = distance - speed * (latency + offset)
             guard heard >= minimumDistance * 0.9, let spoken = phrases.distance(heard) else {
@@ -382,14 +391,15 @@ public struct AnnouncementScheduler {
             }
             let text = phrases.approachText(for: step, distance: spoken, wording: .long, then: next)
             let duration = durationOf(SpokenInstruction(text: text))
-            built = (text, spoken, heard, duration)
-            let prefix = text.range(of: spoken.text).map { text.distance(from: text.startIndex, to: $0.lowerBound) } ?? 0
-            let newOffset = duration * Double(prefix) / Double(max(text.count, 1)) + 0.2
+            let newOffset = Self.offset(of: spoken.text, in: text, duration: duration)
+            built = (text, spoken, heard, duration, newOffset)
             if abs(newOffset - offset) < 0.15 { break }
             offset = newOffset
         }
         guard var chosen = built else { return .skipped }
-        if timeLeft > end + chosen.duration + latency + halfStep { return .notYet }
+        let nominal = end + chosen.duration + latency + halfStep
+        if timeLeft > nominal + timing.roundingEarly { return .notYet }
+        let isEarly = timeLeft > nominal
         if chosen.spoken.meters > states[index].lastSpokenDistance {
             return timeLeft - 2 * halfStep - chosen.duration - latency >= roomBefore ? .notYet : .skipped
         }
@@ -403,9 +413,11 @@ public struct AnnouncementScheduler {
             }
             chosen.text = shortText
             chosen.duration = shortDuration
+            chosen.offset = Self.offset(of: chosen.spoken.text, in: shortText, duration: shortDuration)
             wording = .short
         }
         let error = abs(chosen.spoken.meters - chosen.heard) / chosen.heard
+        if isEarly && error > timing.roundingTolerance { return .notYet }
         if error > timing.roundingTolerance {
             if states[index].waitStart.isNaN { states[index].waitStart = time }
             let canWait =
@@ -419,22 +431,24 @@ public struct AnnouncementScheduler {
             fromServer: false, then: next != nil)
         prompt.duration = chosen.duration
         prompt.predictedEndBeforeManeuver = timeLeft - chosen.duration - latency
+        prompt.distanceHeardAfter = latency + chosen.offset
         states[index].lastSpokenDistance = chosen.spoken.meters
         if next != nil, index + 1 < states.count { states[index + 1].mentionedInApproach = true }
         start(prompt, time: time, into: &decisions)
         return .spoken
     }
 
-    /// Says the depart prompt or "Continue for …" if it fits before `roomBefore`; true if said.
+    /// Says the depart prompt or "Continue for …" if it fits before `roomBefore`; waits (when
+    /// `mayWait`) for a moment when the distance is a rounder number.
     private mutating func sayContinue(
-        _ index: Int, time: Double, distance: Double, speed: Double, roomBefore: Double,
+        _ index: Int, time: Double, distance: Double, speed: Double, roomBefore: Double, mayWait: Bool,
         into decisions: inout [AnnouncementDecision]
-    ) -> Bool {
+    ) -> Outcome {
         let point = plan.points[index]
         let latency = timing.outputLatency
         let timeLeft = distance / speed
         let previous = route.legs[point.legIndex].steps[point.stepIndex - 1]
-        var candidates: [(SpokenInstruction, Wording, Bool, Double?)] = []
+        var candidates: [(SpokenInstruction, Wording, Bool, SpokenDistance?)] = []
         if point.followsDepart {
             if usesServerInstructions, let server = previous.voiceInstructions.first,
                 previous.voiceInstructions.count >= 2 || server.distanceAlongGeometry >= previous.distance * 0.9
@@ -445,12 +459,21 @@ public struct AnnouncementScheduler {
             candidates.append((SpokenInstruction(text: phrases.departText(for: previous, wording: .long)), .long, false, nil))
             candidates.append((SpokenInstruction(text: phrases.departText(for: previous, wording: .short)), .short, false, nil))
         } else {
-            let heard = distance - speed * (latency + 2)
-            guard let spoken = phrases.distance(heard) else { return false }
-            if spoken.meters > states[index].lastSpokenDistance { return false }
             for wording in Wording.allCases {
-                let text = phrases.continueText(on: previous, distance: spoken, wording: wording)
-                candidates.append((SpokenInstruction(text: text), wording, false, spoken.meters))
+                var offset = 2.0
+                for pass in 0..<2 {
+                    let heard = distance - speed * (latency + offset)
+                    guard let spoken = phrases.distance(heard), spoken.meters <= states[index].lastSpokenDistance
+                    else { break }
+                    if mayWait, abs(spoken.meters - heard) / heard > timing.roundingTolerance { return .notYet }
+                    let text = phrases.continueText(on: previous, distance: spoken, wording: wording)
+                    let newOffset = Self.offset(of: spoken.text, in: text, duration: durationOf(SpokenInstruction(text: text)))
+                    if abs(newOffset - offset) < 0.3 || pass == 1 {
+                        candidates.append((SpokenInstruction(text: text), wording, false, spoken))
+                        break
+                    }
+                    offset = newOffset
+                }
             }
         }
         for (instruction, wording, fromServer, spoken) in candidates {
@@ -458,15 +481,18 @@ public struct AnnouncementScheduler {
             guard timeLeft - duration - latency >= roomBefore else { continue }
             var prompt = makePrompt(
                 instruction.withFreshID(distance), tier: .continue, index: index, time: time, distance: distance,
-                spokenDistance: spoken, wording: wording, fromServer: fromServer, then: false)
+                spokenDistance: spoken?.meters, wording: wording, fromServer: fromServer, then: false)
             prompt.duration = duration
             prompt.predictedEndBeforeManeuver = timeLeft - duration - latency
-            if let spoken { states[index].lastSpokenDistance = spoken }
+            if let spoken {
+                states[index].lastSpokenDistance = spoken.meters
+                prompt.distanceHeardAfter = latency + Self.offset(of: spoken.text, in: instruction.text, duration: duration)
+            }
             states[index].continueSpoken = true
             start(prompt, time: time, into: &decisions)
-            return true
+            return .spoken
         }
-        return false
+        return .skipped
     }
 
     private mutating func serviceCustom(time: Double, into decisions: inout [AnnouncementDecision]) {
@@ -501,7 +527,7 @@ public struct AnnouncementScheduler {
             instruction: item.instruction, tier: .custom, legIndex: -1, stepIndex: -1, spokenDistance: nil,
             duration: duration, time: time, estimatedDistance: lastDistance, estimatedSpeed: usableSpeed,
             predictedEndBeforeManeuver: .nan, wording: .long, isFromServer: false, includesNextManeuver: false,
-            priority: item.priority)
+            priority: item.priority, distanceHeardAfter: nil)
         start(prompt, time: time, into: &decisions)
     }
 
@@ -533,7 +559,8 @@ public struct AnnouncementScheduler {
             spokenDistance: spokenDistance, duration: duration, time: time, estimatedDistance: distance,
             estimatedSpeed: usableSpeed,
             predictedEndBeforeManeuver: distance / usableSpeed - duration - timing.outputLatency,
-            wording: wording, isFromServer: fromServer, includesNextManeuver: then, priority: nil)
+            wording: wording, isFromServer: fromServer, includesNextManeuver: then, priority: nil,
+            distanceHeardAfter: nil)
     }
 
     // MARK: Texts
@@ -609,6 +636,14 @@ public struct AnnouncementScheduler {
         return gap < needed
     }
 
+    /// Seconds into the speech when `phrase` (inside `text`) is heard, by its place in the text.
+    static func offset(of phrase: String, in text: String, duration: Double) -> Double {
+        guard let range = text.range(of: phrase), !text.isEmpty else { return duration / 2 }
+        let before = text.distance(from: text.startIndex, to: range.lowerBound)
+        let length = phrase.count
+        return duration * (Double(before) + Double(length) / 2) / Double(text.count)
+    }
+
     static func sameManeuver(_ a: RouteStep, _ b: RouteStep) -> Bool {
         guard a.maneuver.type == b.maneuver.type, a.maneuver.modifier == b.maneuver.modifier else { return false }
         let p = a.maneuver.location
@@ -636,6 +671,7 @@ struct ManeuverTexts {
 struct ManeuverState {
     var continueDone = false
     var continueSpoken = false
+    var continueWaiting = false
     var prepareDone = false
     var approachDone = false
     var finalDone = false

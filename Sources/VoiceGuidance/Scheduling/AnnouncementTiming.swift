@@ -40,7 +40,10 @@ public struct AnnouncementTiming: Sendable, Equatable {
     /// waits up to `roundingWait` seconds for a rounder number.
     public var roundingTolerance: Double = 0.06
     /// See `roundingTolerance`.
-    public var roundingWait: Double = 3
+    public var roundingWait: Double = 6
+    /// A prompt with a distance may also start up to this long before its nominal time when its
+    /// distance is a round number then.
+    public var roundingEarly: Double = 3
     /// An app prompt not said within this long is dropped.
     public var customMaximumDelay: Double = 15
     /// Weight of a fix against the prediction when the fix's accuracy is known and above 3 m.
