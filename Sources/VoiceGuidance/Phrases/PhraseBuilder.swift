@@ -33,7 +33,7 @@ public struct PhraseBuilder: Sendable {
             return SpokenDistance(meters: value, text: fill(words.kilometers, ["n": number(kilometers)]))
         case .imperial:
             let feet = value / SpokenDistance.metersPerFoot
-            if feet < 1000.5 {
+            if feet < 1200.5 {
                 return SpokenDistance(meters: value, text: fill(words.feet, ["n": String(Int(feet.rounded()))]))
             }
             let miles = value / SpokenDistance.metersPerMile

@@ -29,7 +29,7 @@ public struct SpokenDistance: Sendable, Equatable {
     /// Meters per statute mile.
     public static let metersPerMile = 1609.344
 
-    /// The sayable value nearest to `meters`, in meters, or nil below the smallest one (10 m / 50 ft)
+    /// The sayable value nearest to `meters`, in meters, or nil below 3/4 of the smallest one (10 m / 50 ft)
     /// or when the input is not a finite non-negative number.
     ///
     /// - Complexity: O(log n) in the number of sayable values below 10 km.
@@ -37,7 +37,7 @@ public struct SpokenDistance: Sendable, Equatable {
         guard meters.isFinite, meters >= 0 else { return nil }
         let table = units == .metric ? metricSteps : imperialSteps
         let smallest = table[0]
-        if meters < smallest * 0.5 { return nil }
+        if meters < smallest * 0.75 { return nil }
         let largest = table[table.count - 1]
         if meters >= largest {
             let unit = units == .metric ? 1000.0 : metersPerMile
