@@ -96,15 +96,16 @@ public struct AnnouncementScheduler {
 
     /// Takes a progress update and decides.
     ///
-    /// Updates with indices outside the route, or with a time before the last one, are ignored.
+    /// Updates with indices outside the route, a distance or time that is not a finite number, or a
+    /// time before the last one, are ignored.
     public mutating func update(_ progress: RouteProgress) -> [AnnouncementDecision] {
-        guard progress.time.isFinite, progress.time >= lastTime || !hasFix,
+        guard progress.time.isFinite, progress.time >= lastTime || !hasFix, progress.distanceRemaining.isFinite,
             let global = plan.globalStep(leg: progress.legIndex, step: progress.stepIndex)
         else { return [] }
         let time = progress.time
         let interval = hasFix ? min(max(time - lastTime, 0), 2) : 1
         let stepLength = plan.stepLength[global]
-        let remaining = progress.distanceRemaining.isFinite ? min(max(progress.distanceRemaining, 0), stepLength) : 0
+        let remaining = min(max(progress.distanceRemaining, 0), stepLength)
         let fix = plan.stepStart[global] + stepLength - remaining
         var measuredSpeed = plan.stepSpeed[global]
         if let speed = progress.speed, speed.isFinite, speed >= 0 { measuredSpeed = speed }
@@ -512,7 +513,7 @@ public struct AnnouncementScheduler {
         guard let item = pendingCustom.first else { return }
         let busy = current != nil && time < busyUntil
         if busy, let speaking = current, speaking.tier.isFinal || item.priority == .normal { return }
-        if !busy && time < busyUntil + timing.minimumGap && item.priority == .normal { return }
+        if !busy && time < busyUntil + timing.minimumGap { return }
         let duration = durationOf(item.instruction)
         // Never start an app prompt that would still be heard when a final prompt is due.
         if target < plan.points.count, !states[target].finalDone, !states[target].mentionedInFinal {
