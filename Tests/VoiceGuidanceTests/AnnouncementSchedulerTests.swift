@@ -16,7 +16,8 @@ struct ManualDrive {
     init(_ route: Route, units: UnitSystem = .metric, server: Bool = false) throws {
         self.route = route
         scheduler = AnnouncementScheduler(
-            route: route, phrases: try RoutingSupport.builder("en", units: units), usesServerInstructions: server,
+            route: route, phrases: try RoutingSupport.builder("en", units: units),
+            usesServerInstructions: server,
             durationOf: RoutingSupport.estimate)
     }
 
@@ -43,12 +44,15 @@ struct ManualDrive {
     mutating func report(_ at: Double, speed: Double, accuracy: Double? = nil) {
         let starts = self.starts
         var index = 0
-        while index + 1 < starts.count && at >= starts[index + 1] && route.legs[0].steps[index + 1].distance > 0 {
+        while index + 1 < starts.count && at >= starts[index + 1]
+            && route.legs[0].steps[index + 1].distance > 0
+        {
             index += 1
         }
         let step = route.legs[0].steps[index]
         let progress = RouteProgress(
-            time: clock.now, legIndex: 0, stepIndex: index, distanceRemaining: starts[index] + step.distance - at,
+            time: clock.now, legIndex: 0, stepIndex: index,
+            distanceRemaining: starts[index] + step.distance - at,
             speed: speed, horizontalAccuracy: accuracy)
         record(scheduler.update(progress))
     }
@@ -88,7 +92,8 @@ struct ManualDrive {
     }
 
     @Test func speedJumpFrom30To130IsNotLate() throws {
-        var drive = try ManualDrive(RoutingSupport.route([(.offRamp, .slightRight, 4000), (.arrive, nil, 500)]))
+        var drive = try ManualDrive(
+            RoutingSupport.route([(.offRamp, .slightRight, 4000), (.arrive, nil, 500)]))
         drive.drive(speed: 30 / 3.6, until: 3300)
         drive.drive(speed: 130 / 3.6, until: 4400)
         let final = try #require(drive.prompts(step: 1).first { $0.tier == .final })
@@ -126,7 +131,9 @@ struct ManualDrive {
         let after = drive.prompts(step: 1).map(\.tier)
         #expect(after.filter { $0 == .approach }.count == 1, "\(after)")
         #expect(after.filter { $0 == .final }.count == 1)
-        #expect(!drive.spoken.contains { $0.prompt.tier == .continue && $0.time > 10 }, "no 'Head …' after reroute")
+        #expect(
+            !drive.spoken.contains { $0.prompt.tier == .continue && $0.time > 10 },
+            "no 'Head …' after reroute")
     }
 
     @Test func rerouteToAnotherManeuverAnnouncesItWithoutDepart() throws {
@@ -160,7 +167,9 @@ struct ManualDrive {
     @Test func highPriorityAlertCutsAnApproach() throws {
         var drive = try ManualDrive(RoutingSupport.route([(.turn, .left, 1500), (.arrive, nil, 900)]))
         while !drive.spoken.contains(where: { $0.prompt.tier == .approach }) { drive.tick(speed: 13.9) }
-        drive.record(drive.scheduler.announce(SpokenInstruction(text: "Accident ahead"), priority: .high, at: drive.clock.now))
+        drive.record(
+            drive.scheduler.announce(
+                SpokenInstruction(text: "Accident ahead"), priority: .high, at: drive.clock.now))
         #expect(drive.spoken.last?.prompt.tier == .custom)
         #expect(drive.interrupts == 1)
     }
@@ -184,7 +193,8 @@ struct ManualDrive {
         let final = try #require(drive.prompts(step: 1).first { $0.tier == .final })
         #expect(final.instruction.text == "At the roundabout, take the \(ordinal) exit onto Road 1")
         let approach = try #require(drive.prompts(step: 1).first { $0.tier == .approach })
-        #expect(approach.instruction.text.hasSuffix("at the roundabout, take the \(ordinal) exit onto Road 1"))
+        #expect(
+            approach.instruction.text.hasSuffix("at the roundabout, take the \(ordinal) exit onto Road 1"))
     }
 
     @Test(arguments: [(ManeuverModifier.left, "left"), (.right, "right")])
@@ -201,7 +211,9 @@ struct ManualDrive {
     @Test func stepShorterThanOnePromptIsNeverLate() throws {
         // 25 m between two turns at 90 km/h: about one second, shorter than any prompt.
         var drive = try ManualDrive(
-            RoutingSupport.route([(.turn, .right, 1500), (.turn, .left, 25), (.turn, .right, 600), (.arrive, nil, 600)]))
+            RoutingSupport.route([
+                (.turn, .right, 1500), (.turn, .left, 25), (.turn, .right, 600), (.arrive, nil, 600),
+            ]))
         drive.drive(speed: 25, until: 2700)
         for (time, position, prompt) in drive.spoken where prompt.stepIndex > 0 {
             let target = drive.maneuverPosition(prompt.stepIndex)
@@ -236,7 +248,9 @@ struct ManualDrive {
         ).run()
         let finals = timeline.prompts.filter { $0.tier == .final }.map(\.text)
         #expect(finals.contains("Turn left onto Hyde Street"))
-        #expect(timeline.prompts.first?.text == "Head south on Taylor Street, then turn right onto California Street")
+        #expect(
+            timeline.prompts.first?.text
+                == "Head south on Taylor Street, then turn right onto California Street")
     }
 
     @Test func repeatSaysTheDistanceNow() throws {
@@ -254,10 +268,17 @@ struct ManualDrive {
 
     @Test func badUpdatesAreIgnored() throws {
         var drive = try ManualDrive(RoutingSupport.route([(.turn, .left, 500), (.arrive, nil, 500)]))
-        #expect(drive.scheduler.update(RouteProgress(time: 1, legIndex: 3, stepIndex: 0, distanceRemaining: 5)).isEmpty)
-        #expect(drive.scheduler.update(RouteProgress(time: 1, legIndex: 0, stepIndex: 9, distanceRemaining: 5)).isEmpty)
-        #expect(drive.scheduler.update(RouteProgress(time: .nan, legIndex: 0, stepIndex: 0, distanceRemaining: 5)).isEmpty)
-        _ = drive.scheduler.update(RouteProgress(time: 2, legIndex: 0, stepIndex: 0, distanceRemaining: .infinity))
+        #expect(
+            drive.scheduler.update(RouteProgress(time: 1, legIndex: 3, stepIndex: 0, distanceRemaining: 5))
+                .isEmpty)
+        #expect(
+            drive.scheduler.update(RouteProgress(time: 1, legIndex: 0, stepIndex: 9, distanceRemaining: 5))
+                .isEmpty)
+        #expect(
+            drive.scheduler.update(RouteProgress(time: .nan, legIndex: 0, stepIndex: 0, distanceRemaining: 5))
+                .isEmpty)
+        _ = drive.scheduler.update(
+            RouteProgress(time: 2, legIndex: 0, stepIndex: 0, distanceRemaining: .infinity))
         drive.clock.set(2)
         drive.drive(speed: 13.9, until: 1100)
         #expect(drive.prompts(step: 1).contains { $0.tier == .final })
@@ -266,7 +287,9 @@ struct ManualDrive {
     /// Cost per update (the goal is 2 µs in a release build; a debug build is several times slower).
     @Test func updatesAreCheap() throws {
         let route = RoutingSupport.route(
-            Array(repeating: (ManeuverType.turn, ManeuverModifier.left, 900.0), count: 200) + [(.arrive, nil, 300)])
+            Array(repeating: (ManeuverType.turn, ManeuverModifier.left, 900.0), count: 200) + [
+                (.arrive, nil, 300)
+            ])
         var scheduler = AnnouncementScheduler(
             route: route, phrases: try RoutingSupport.builder(), durationOf: RoutingSupport.estimate)
         let motion = DriveMotion(route: route, speed: .constant(25))
@@ -280,7 +303,8 @@ struct ManualDrive {
             while step + 1 < route.legs[0].steps.count - 1 && position >= starts[step + 1] { step += 1 }
             progress.append(
                 RouteProgress(
-                    time: time, legIndex: 0, stepIndex: step, distanceRemaining: starts[step + 1] - position, speed: 25))
+                    time: time, legIndex: 0, stepIndex: step, distanceRemaining: starts[step + 1] - position,
+                    speed: 25))
             time += 1
         }
         let clock = ContinuousClock()
@@ -288,7 +312,8 @@ struct ManualDrive {
         let elapsed = clock.measure {
             for update in progress { said += scheduler.update(update).count }
         }
-        let micro = Double(elapsed.components.attoseconds) / 1e12 / Double(progress.count)
+        let micro =
+            Double(elapsed.components.attoseconds) / 1e12 / Double(progress.count)
             + Double(elapsed.components.seconds) * 1e6 / Double(progress.count)
         print("SCHEDULER \(progress.count) updates, \(said) decisions, \(micro) µs per update")
         #expect(said >= 400)

@@ -47,22 +47,35 @@ import VoiceGuidanceTesting
                         maxPrompts = max(maxPrompts, s.maxPromptsPerManeuver)
                         maxClose = max(maxClose, s.maxPromptsPerCloseManeuver)
                         for prompt in drive.prompts {
-                            if prompt.tier == .final || prompt.tier == .arrival { ends.append(prompt.endsBeforeManeuverS) }
-                            guard let spoken = prompt.spokenDistanceM, let heard = prompt.heardDistanceM else { continue }
+                            if prompt.tier == .final || prompt.tier == .arrival {
+                                ends.append(prompt.endsBeforeManeuverS)
+                            }
+                            guard let spoken = prompt.spokenDistanceM, let heard = prompt.heardDistanceM
+                            else { continue }
                             distances += 1
                             let error = abs(spoken - heard) / heard
                             worstDistance = max(worstDistance, error)
                             if error > 0.1 && ProcessInfo.processInfo.environment["SCHED_DEBUG"] != nil {
-                                print("DIST \(name) \(speedName) noise \(noise): \(prompt.tier) \(prompt.text) said \(spoken) heard \(heard) at speed \(prompt.speedMps)")
+                                print(
+                                    "DIST \(name) \(speedName) noise \(noise): \(prompt.tier) \(prompt.text) said \(spoken) heard \(heard) at speed \(prompt.speedMps)"
+                                )
                             }
                             if error > 0.15 {
                                 distanceMisses += 1
-                                print("distance miss \(name) \(speedName) noise \(noise) server \(server): \(prompt.text) heard at \(heard)")
+                                print(
+                                    "distance miss \(name) \(speedName) noise \(noise) server \(server): \(prompt.text) heard at \(heard)"
+                                )
                             }
                         }
-                        if s.maxPromptsPerCloseManeuver > 2 && ProcessInfo.processInfo.environment["SCHED_DEBUG"] != nil {
+                        if s.maxPromptsPerCloseManeuver > 2
+                            && ProcessInfo.processInfo.environment["SCHED_DEBUG"] != nil
+                        {
                             print("CLOSE \(name) \(speedName) noise \(noise) server \(server)")
-                            for p in drive.prompts { print("  \(p.timeS) \(p.leg)/\(p.step) \(p.tier) \(p.text) end \(p.endsBeforeManeuverS)") }
+                            for p in drive.prompts {
+                                print(
+                                    "  \(p.timeS) \(p.leg)/\(p.step) \(p.tier) \(p.text) end \(p.endsBeforeManeuverS)"
+                                )
+                            }
                         }
                         if s.late + s.overlaps + s.stale + s.repeats > 0 || s.maxPromptsPerManeuver > 3 {
                             print("FAIL \(name) \(speedName) noise \(noise) server \(server): \(s)")
@@ -84,5 +97,81 @@ import VoiceGuidanceTesting
         #expect(maxPrompts <= 3)
         #expect(maxClose <= 2)
         #expect(distanceMisses == 0)
+    }
+
+    @Test func recordsEncodeWithTheIssueKeys() throws {
+        let record = PromptRecord(
+            timeS: 1.5, leg: 0, step: 1, tier: .final, text: "Turn left", distanceM: 80, speedMps: 13.9,
+            durationS: 1.2, endsBeforeManeuverS: 3.1, spokenDistanceM: nil)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let json = String(decoding: try encoder.encode(record), as: UTF8.self)
+        #expect(
+            json
+                == #"{"distance_m":80,"duration_s":1.2,"ends_before_maneuver_s":3.1,"event":"prompt","leg":0,"speed_mps":13.9,"spoken_distance_m":null,"step":1,"text":"Turn left","tier":"final","time_s":1.5}"#
+        )
+        let route = RoutingSupport.route([(.turn, .left, 500), (.arrive, nil, 500)])
+        let summary = DriveSummary(route: route, speed: .constant(10), prompts: [record])
+        let summaryJSON = String(decoding: try encoder.encode(summary), as: UTF8.self)
+        #expect(
+            summaryJSON
+                == #"{"event":"summary","feasible":2,"final_in_window":0,"late":0,"maneuvers":2,"max_prompts_per_maneuver":1,"overlaps":0,"repeats":0,"stale":0}"#
+        )
+    }
+
+    /// The summary is computed from the records and the route alone, so it catches a bad timeline.
+    @Test func summaryCatchesLateOverlappingStaleAndRepeatedPrompts() {
+        // Turn at 500 m (50 s at 10 m/s), arrival at 1000 m (100 s).
+        let route = RoutingSupport.route([(.turn, .left, 500), (.arrive, nil, 500)])
+        func record(_ time: Double, step: Int, tier: PromptTier, text: String, duration: Double)
+            -> PromptRecord
+        {
+            let maneuver = step == 1 ? 50.0 : 100.0
+            return PromptRecord(
+                timeS: time, leg: 0, step: step, tier: tier, text: text, distanceM: (maneuver - time) * 10,
+                speedMps: 10, durationS: duration, endsBeforeManeuverS: maneuver - time - duration,
+                spokenDistanceM: nil)
+        }
+        let prompts = [
+            record(30, step: 1, tier: .approach, text: "In 200 meters, turn left", duration: 2),
+            // Overlaps the one before, and repeats its tier.
+            record(31, step: 1, tier: .approach, text: "In 190 meters, turn left", duration: 2),
+            record(44, step: 1, tier: .final, text: "Turn left", duration: 2),  // ends 4 s before: in window
+            record(95, step: 2, tier: .arrival, text: "You have arrived", duration: 2),
+            record(97.5, step: 2, tier: .approach, text: "In 20 meters, arrive", duration: 3),  // late, stale
+        ]
+        let summary = DriveSummary(route: route, speed: .constant(10), prompts: prompts)
+        #expect(summary.maneuvers == 2)
+        #expect(summary.feasible == 2)
+        #expect(summary.finalInWindow == 1)
+        #expect(summary.late == 1)
+        #expect(summary.overlaps == 1)
+        #expect(summary.stale == 1)
+        #expect(summary.repeats == 1)
+        #expect(summary.maxPromptsPerManeuver == 3)
+    }
+
+    @Test func noisyDrivesAreDeterministicAndTimesMatchTheRoute() throws {
+        let url = SharedFixtures.folder().appendingPathComponent(
+            "fixtures/directions/directions-swift_instructions.json")
+        let route = try Route.decode(from: Data(contentsOf: url))
+        func run() throws -> DriveTimeline {
+            DriveSimulator(
+                route: route, phrases: try RoutingSupport.builder("en", units: .imperial), speed: .route,
+                gpsNoise: 10,
+                seed: 7, durationOf: RoutingSupport.estimate
+            ).run()
+        }
+        let first = try run()
+        let second = try run()
+        #expect(first.prompts == second.prompts)
+        #expect(Double(first.updates) >= route.legs[0].steps.reduce(0) { $0 + $1.duration } - 1)
+        // Each prompt's maneuver time, recomputed from the route alone, matches its fields.
+        var starts: [Double] = [0]
+        for step in route.legs[0].steps { starts.append(starts.last! + step.duration) }
+        for prompt in first.prompts {
+            let maneuverTime = starts[prompt.step]
+            #expect(abs(prompt.timeS + prompt.durationS + prompt.endsBeforeManeuverS - maneuverTime) < 1e-6)
+        }
     }
 }

@@ -36,7 +36,8 @@ import VoiceGuidance
         ],
         "de": [
             "Links abbiegen auf Main Street", "Leicht links abbiegen auf Main Street",
-            "Scharf rechts abbiegen auf Main Street", "Wenden auf Main Street", "Rechts halten auf Main Street",
+            "Scharf rechts abbiegen auf Main Street", "Wenden auf Main Street",
+            "Rechts halten auf Main Street",
             "Links einfädeln auf Main Street", "Die Auffahrt rechts nehmen auf Main Street",
             "Die Ausfahrt rechts nehmen auf Main Street", "An der Gabelung links halten auf Main Street",
             "Am Ende der Straße rechts abbiegen auf Main Street",
@@ -58,14 +59,18 @@ import VoiceGuidance
         ],
     ]
 
-    static let distances: [Double] = [8, 47, 152, 226, 366, 402, 480, 800, 1000, 1040, 1207, 1480, 1609, 2260, 6100, 14_300]
+    static let distances: [Double] = [
+        8, 47, 152, 226, 366, 402, 480, 800, 1000, 1040, 1207, 1480, 1609, 2260, 6100, 14_300,
+    ]
 
     /// How each distance above is said, per language and unit system.
     static let spoken: [String: [UnitSystem: [String]]] = [
         "en": [
             .metric: [
-                "10 meters", "50 meters", "150 meters", "250 meters", "350 meters", "400 meters", "500 meters",
-                "800 meters", "1 kilometer", "1 kilometer", "1.2 kilometers", "1.5 kilometers", "1.6 kilometers",
+                "10 meters", "50 meters", "150 meters", "250 meters", "350 meters", "400 meters",
+                "500 meters",
+                "800 meters", "1 kilometer", "1 kilometer", "1.2 kilometers", "1.5 kilometers",
+                "1.6 kilometers",
                 "2.3 kilometers", "6 kilometers", "14 kilometers",
             ],
             .imperial: [
@@ -76,8 +81,10 @@ import VoiceGuidance
         ],
         "fr": [
             .metric: [
-                "10 mètres", "50 mètres", "150 mètres", "250 mètres", "350 mètres", "400 mètres", "500 mètres",
-                "800 mètres", "1 kilomètre", "1 kilomètre", "1,2 kilomètres", "1,5 kilomètres", "1,6 kilomètres",
+                "10 mètres", "50 mètres", "150 mètres", "250 mètres", "350 mètres", "400 mètres",
+                "500 mètres",
+                "800 mètres", "1 kilomètre", "1 kilomètre", "1,2 kilomètres", "1,5 kilomètres",
+                "1,6 kilomètres",
                 "2,3 kilomètres", "6 kilomètres", "14 kilomètres",
             ],
             .imperial: [
@@ -88,8 +95,10 @@ import VoiceGuidance
         ],
         "de": [
             .metric: [
-                "10 Metern", "50 Metern", "150 Metern", "250 Metern", "350 Metern", "400 Metern", "500 Metern",
-                "800 Metern", "1 Kilometer", "1 Kilometer", "1,2 Kilometern", "1,5 Kilometern", "1,6 Kilometern",
+                "10 Metern", "50 Metern", "150 Metern", "250 Metern", "350 Metern", "400 Metern",
+                "500 Metern",
+                "800 Metern", "1 Kilometer", "1 Kilometer", "1,2 Kilometern", "1,5 Kilometern",
+                "1,6 Kilometern",
                 "2,3 Kilometern", "6 Kilometern", "14 Kilometern",
             ],
             .imperial: [
@@ -100,8 +109,10 @@ import VoiceGuidance
         ],
         "es": [
             .metric: [
-                "10 metros", "50 metros", "150 metros", "250 metros", "350 metros", "400 metros", "500 metros",
-                "800 metros", "1 kilómetro", "1 kilómetro", "1,2 kilómetros", "1,5 kilómetros", "1,6 kilómetros",
+                "10 metros", "50 metros", "150 metros", "250 metros", "350 metros", "400 metros",
+                "500 metros",
+                "800 metros", "1 kilómetro", "1 kilómetro", "1,2 kilómetros", "1,5 kilómetros",
+                "1,6 kilómetros",
                 "2,3 kilómetros", "6 kilómetros", "14 kilómetros",
             ],
             .imperial: [
@@ -115,9 +126,11 @@ import VoiceGuidance
     /// approach, approach toward a destination, arrival approach, "then", continue, depart long, depart short.
     static let sentences: [String: [String]] = [
         "en": [
-            "In 300 meters, turn left onto Main Street", "In 300 meters, take the exit on the right toward Hamburg",
+            "In 300 meters, turn left onto Main Street",
+            "In 300 meters, take the exit on the right toward Hamburg",
             "In 300 meters, you will arrive at your destination",
-            "Turn left onto Main Street, then take the exit on the right", "Continue on Main Street for 2 kilometers",
+            "Turn left onto Main Street, then take the exit on the right",
+            "Continue on Main Street for 2 kilometers",
             "Head east on Taylor Street", "Head east",
         ],
         "fr": [
@@ -129,9 +142,12 @@ import VoiceGuidance
             "Dirigez-vous vers l'est",
         ],
         "de": [
-            "In 300 Metern links abbiegen auf Main Street", "In 300 Metern die Ausfahrt rechts nehmen Richtung Hamburg",
-            "In 300 Metern erreichen Sie Ihr Ziel", "Links abbiegen auf Main Street, dann die Ausfahrt rechts nehmen",
-            "Weiter auf Main Street, nächstes Manöver in 2 Kilometern", "Auf Taylor Street Richtung Osten fahren",
+            "In 300 Metern links abbiegen auf Main Street",
+            "In 300 Metern die Ausfahrt rechts nehmen Richtung Hamburg",
+            "In 300 Metern erreichen Sie Ihr Ziel",
+            "Links abbiegen auf Main Street, dann die Ausfahrt rechts nehmen",
+            "Weiter auf Main Street, nächstes Manöver in 2 Kilometern",
+            "Auf Taylor Street Richtung Osten fahren",
             "Richtung Osten fahren",
         ],
         "es": [
@@ -139,7 +155,8 @@ import VoiceGuidance
             "En 300 metros, tome la salida de la derecha en dirección a Hamburg",
             "En 300 metros, llegará a su destino",
             "Gire a la izquierda hacia Main Street, después tome la salida de la derecha",
-            "Continúe por Main Street durante 2 kilómetros", "Diríjase al este por Taylor Street", "Diríjase al este",
+            "Continúe por Main Street durante 2 kilómetros", "Diríjase al este por Taylor Street",
+            "Diríjase al este",
         ],
     ]
 
@@ -149,7 +166,8 @@ import VoiceGuidance
         let expected = try #require(Self.finals[language])
         for ((type, modifier, exit), golden) in zip(Self.maneuvers, expected) {
             let step = RouteStep(
-                maneuver: Maneuver(type: type, modifier: modifier, exit: exit), name: "Main Street", distance: 100,
+                maneuver: Maneuver(type: type, modifier: modifier, exit: exit), name: "Main Street",
+                distance: 100,
                 duration: 10)
             #expect(builder.finalText(for: step, wording: .long) == golden)
             let short = builder.finalText(for: step, wording: .short)
@@ -169,13 +187,15 @@ import VoiceGuidance
     func sentencesGolden(language: String) throws {
         let builder = try RoutingSupport.builder(language)
         let turn = RouteStep(
-            maneuver: Maneuver(type: .turn, modifier: .left), name: "Main Street", distance: 100, duration: 10)
+            maneuver: Maneuver(type: .turn, modifier: .left), name: "Main Street", distance: 100, duration: 10
+        )
         let ramp = RouteStep(
             maneuver: Maneuver(type: .offRamp, modifier: .slightRight), ref: "A 7", destinations: "Hamburg",
             distance: 100, duration: 10)
         let arrive = RouteStep(maneuver: Maneuver(type: .arrive, modifier: .right), distance: 0, duration: 0)
         let depart = RouteStep(
-            maneuver: Maneuver(type: .depart, bearingAfter: 93), name: "Taylor Street", distance: 100, duration: 10)
+            maneuver: Maneuver(type: .depart, bearingAfter: 93), name: "Taylor Street", distance: 100,
+            duration: 10)
         let distance = try #require(builder.distance(300))
         let actual = [
             builder.approachText(for: turn, distance: distance, wording: .long),
@@ -217,7 +237,8 @@ import VoiceGuidance
         #expect(throws: PhraseBookError.self) {
             _ = try PhraseBook.load(directory: RoutingSupport.phrasesFolder, language: "../etc")
         }
-        var json = try String(contentsOf: RoutingSupport.phrasesFolder.appendingPathComponent("en.json"), encoding: .utf8)
+        var json = try String(
+            contentsOf: RoutingSupport.phrasesFolder.appendingPathComponent("en.json"), encoding: .utf8)
         json = json.replacingOccurrences(of: "\"turn.left\"", with: "\"turn.lift\"")
         #expect {
             _ = try PhraseBook.decode(Data(json.utf8))

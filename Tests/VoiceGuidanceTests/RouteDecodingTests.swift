@@ -62,19 +62,29 @@ import VoiceGuidanceTesting
     }
 
     @Test(arguments: [
-        (#"{"routes":[{"legs":[{"steps":[{"maneuver":{"type":"depart"},"distance":"far","duration":1}]}],"distance":1,"duration":1}]}"#,
-            "routes[0].legs[0].steps[0].distance"),
-        (#"{"routes":[{"legs":[{"steps":[{"distance":1,"duration":1}]}],"distance":1,"duration":1}]}"#,
-            "routes[0].legs[0].steps[0].maneuver"),
-        (#"{"legs":[{"steps":[{"maneuver":{"type":"depart"},"distance":-4,"duration":1}],"distance":1,"duration":1}],"distance":1,"duration":1}"#,
-            "legs[0].steps[0].distance"),
+        (
+            #"{"routes":[{"legs":[{"steps":[{"maneuver":{"type":"depart"},"distance":"far","duration":1}]}],"distance":1,"duration":1}]}"#,
+            "routes[0].legs[0].steps[0].distance"
+        ),
+        (
+            #"{"routes":[{"legs":[{"steps":[{"distance":1,"duration":1}]}],"distance":1,"duration":1}]}"#,
+            "routes[0].legs[0].steps[0].maneuver"
+        ),
+        (
+            #"{"legs":[{"steps":[{"maneuver":{"type":"depart"},"distance":-4,"duration":1}],"distance":1,"duration":1}],"distance":1,"duration":1}"#,
+            "legs[0].steps[0].distance"
+        ),
         (#"{"routes":[{"legs":[],"distance":1,"duration":1}]}"#, "routes[0].legs"),
-        (#"{"routes":[{"legs":[{"steps":[],"distance":1,"duration":1}],"distance":1,"duration":1}]}"#,
-            "routes[0].legs[0].steps"),
+        (
+            #"{"routes":[{"legs":[{"steps":[],"distance":1,"duration":1}],"distance":1,"duration":1}]}"#,
+            "routes[0].legs[0].steps"
+        ),
         (#"{"routes":[],"code":"NoRoute"}"#, "routes"),
         (#"{"hello":1}"#, "(top level)"),
-        (#"{"routes":[{"legs":[{"steps":[{"maneuver":{"type":"depart"},"distance":1,"duration":1,"voiceInstructions":[{"distanceAlongGeometry":-1,"announcement":"x"}]}],"distance":1,"duration":1}],"distance":1,"duration":1}]}"#,
-            "routes[0].legs[0].steps[0].voiceInstructions[0].distanceAlongGeometry"),
+        (
+            #"{"routes":[{"legs":[{"steps":[{"maneuver":{"type":"depart"},"distance":1,"duration":1,"voiceInstructions":[{"distanceAlongGeometry":-1,"announcement":"x"}]}],"distance":1,"duration":1}],"distance":1,"duration":1}]}"#,
+            "routes[0].legs[0].steps[0].voiceInstructions[0].distanceAlongGeometry"
+        ),
     ])
     func badInputNamesThePath(json: String, path: String) {
         #expect {

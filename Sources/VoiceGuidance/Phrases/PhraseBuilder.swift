@@ -26,7 +26,8 @@ public struct PhraseBuilder: Sendable {
         switch units {
         case .metric:
             if value < 999.5 {
-                return SpokenDistance(meters: value, text: fill(words.meters, ["n": String(Int(value.rounded()))]))
+                return SpokenDistance(
+                    meters: value, text: fill(words.meters, ["n": String(Int(value.rounded()))]))
             }
             let kilometers = value / 1000
             if abs(kilometers - 1) < 0.001 { return SpokenDistance(meters: value, text: words.kilometer) }
@@ -34,7 +35,8 @@ public struct PhraseBuilder: Sendable {
         case .imperial:
             let feet = value / SpokenDistance.metersPerFoot
             if feet < 1200.5 {
-                return SpokenDistance(meters: value, text: fill(words.feet, ["n": String(Int(feet.rounded()))]))
+                return SpokenDistance(
+                    meters: value, text: fill(words.feet, ["n": String(Int(feet.rounded()))]))
             }
             let miles = value / SpokenDistance.metersPerMile
             let text: String

@@ -11,7 +11,9 @@ public struct Route: Sendable, Equatable, Codable {
     /// Locale of the server's voice instructions (`voiceLocale`), if any.
     public var voiceLocale: String?
 
-    public init(legs: [RouteLeg], distance: Double? = nil, duration: Double? = nil, voiceLocale: String? = nil) {
+    public init(
+        legs: [RouteLeg], distance: Double? = nil, duration: Double? = nil, voiceLocale: String? = nil
+    ) {
         self.legs = legs
         self.distance = distance ?? legs.reduce(0) { $0 + $1.distance }
         self.duration = duration ?? legs.reduce(0) { $0 + $1.duration }
@@ -78,7 +80,9 @@ public struct Route: Sendable, Equatable, Codable {
         func join(_ field: String) -> String { path.isEmpty ? field : "\(path).\(field)" }
         try Self.check(distance, join("distance"))
         try Self.check(duration, join("duration"))
-        if legs.isEmpty { throw RouteDecodingError(path: join("legs"), message: "a route needs at least one leg") }
+        if legs.isEmpty {
+            throw RouteDecodingError(path: join("legs"), message: "a route needs at least one leg")
+        }
         for (legIndex, leg) in legs.enumerated() {
             let legPath = join("legs[\(legIndex)]")
             try Self.check(leg.distance, "\(legPath).distance")
@@ -92,10 +96,12 @@ public struct Route: Sendable, Equatable, Codable {
                 try Self.check(step.duration, "\(stepPath).duration")
                 for (index, voice) in step.voiceInstructions.enumerated() {
                     try Self.check(
-                        voice.distanceAlongGeometry, "\(stepPath).voiceInstructions[\(index)].distanceAlongGeometry")
+                        voice.distanceAlongGeometry,
+                        "\(stepPath).voiceInstructions[\(index)].distanceAlongGeometry")
                 }
                 if let exit = step.maneuver.exit, exit < 0 {
-                    throw RouteDecodingError(path: "\(stepPath).maneuver.exit", message: "negative exit number \(exit)")
+                    throw RouteDecodingError(
+                        path: "\(stepPath).maneuver.exit", message: "negative exit number \(exit)")
                 }
             }
         }
@@ -134,7 +140,9 @@ private struct RouteDocument: Decodable {
                 let message = try? container.decode(String.self, forKey: Key(stringValue: "message"))
                 throw RouteDecodingError(
                     path: "routes",
-                    message: "the response holds no route (code \(code ?? "none")\(message.map { ": \($0)" } ?? ""))")
+                    message:
+                        "the response holds no route (code \(code ?? "none")\(message.map { ": \($0)" } ?? ""))"
+                )
             }
         } else if container.contains(Key(stringValue: "legs")) {
             isResponse = false

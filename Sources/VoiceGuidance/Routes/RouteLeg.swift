@@ -11,7 +11,8 @@ public struct RouteLeg: Sendable, Equatable, Codable {
     /// The server's short summary of the roads taken, if any.
     public var summary: String?
 
-    public init(steps: [RouteStep], distance: Double? = nil, duration: Double? = nil, summary: String? = nil) {
+    public init(steps: [RouteStep], distance: Double? = nil, duration: Double? = nil, summary: String? = nil)
+    {
         self.steps = steps
         self.distance = distance ?? steps.reduce(0) { $0 + $1.distance }
         self.duration = duration ?? steps.reduce(0) { $0 + $1.duration }

@@ -52,7 +52,8 @@ public struct RouteStep: Sendable, Equatable, Codable {
         rotaryName = try container.decodeIfPresent(String.self, forKey: .rotaryName)
         distance = try container.decode(Double.self, forKey: .distance)
         duration = try container.decode(Double.self, forKey: .duration)
-        voiceInstructions = try container.decodeIfPresent([VoiceInstruction].self, forKey: .voiceInstructions) ?? []
+        voiceInstructions =
+            try container.decodeIfPresent([VoiceInstruction].self, forKey: .voiceInstructions) ?? []
         drivingSide = try container.decodeIfPresent(String.self, forKey: .drivingSide)
     }
 

@@ -47,7 +47,8 @@ public struct AnnouncementScheduler {
     /// The prompt being said (as far as the scheduler knows), or nil.
     public private(set) var current: ScheduledPrompt?
     private var busyUntil = -Double.infinity
-    private var pendingCustom: [(instruction: SpokenInstruction, priority: AnnouncementPriority, time: Double)] = []
+    private var pendingCustom:
+        [(instruction: SpokenInstruction, priority: AnnouncementPriority, time: Double)] = []
 
     /// Creates a scheduler for a route.
     ///
@@ -99,7 +100,8 @@ public struct AnnouncementScheduler {
     /// Updates with indices outside the route, a distance or time that is not a finite number, or a
     /// time before the last one, are ignored.
     public mutating func update(_ progress: RouteProgress) -> [AnnouncementDecision] {
-        guard progress.time.isFinite, progress.time >= lastTime || !hasFix, progress.distanceRemaining.isFinite,
+        guard progress.time.isFinite, progress.time >= lastTime || !hasFix,
+            progress.distanceRemaining.isFinite,
             let global = plan.globalStep(leg: progress.legIndex, step: progress.stepIndex)
         else { return [] }
         let time = progress.time
@@ -191,7 +193,8 @@ public struct AnnouncementScheduler {
         } else {
             let text = phrases.finalText(for: step, wording: .short)
             prompt = makePrompt(
-                SpokenInstruction(text: text, distanceAlongStep: distance), tier: tier, index: target, time: time,
+                SpokenInstruction(text: text, distanceAlongStep: distance), tier: tier, index: target,
+                time: time,
                 distance: distance, spokenDistance: nil, wording: .short, fromServer: false, then: false)
         }
         prompt.predictedEndBeforeManeuver = timeLeft - prompt.duration - timing.outputLatency
@@ -228,7 +231,9 @@ public struct AnnouncementScheduler {
 
     private var usableSpeed: Double { max(speedEstimate, timing.speedFloor) }
 
-    private mutating func advance(to newTarget: Int, time: Double, into decisions: inout [AnnouncementDecision]) {
+    private mutating func advance(
+        to newTarget: Int, time: Double, into decisions: inout [AnnouncementDecision]
+    ) {
         while target < newTarget, target < plan.points.count {
             let state = states[target]
             if !state.finalDone && !state.mentionedInFinal {
@@ -304,7 +309,8 @@ public struct AnnouncementScheduler {
         if state.mentionedInApproach { return }
         let finalStart = lead + finalLong + latency  // time-to-maneuver when the final starts
         let approachEnd = max(
-            min(max(timing.approachLead, timing.approachDistance.lowerBound / speed),
+            min(
+                max(timing.approachLead, timing.approachDistance.lowerBound / speed),
                 timing.approachDistance.upperBound / speed),
             finalStart + timing.minimumGap + 0.5)
         let approachEstimate = finalLong + 1.2
@@ -314,7 +320,8 @@ public struct AnnouncementScheduler {
             if timeLeft <= approachEnd + approachEstimate + latency + halfStep + 1 + timing.roundingEarly {
                 let result = tryDistancePrompt(
                     index, tier: .approach, time: time, distance: distance, speed: speed, end: approachEnd,
-                    roomBefore: finalStart + timing.minimumGap, minimumDistance: timing.approachDistance.lowerBound,
+                    roomBefore: finalStart + timing.minimumGap,
+                    minimumDistance: timing.approachDistance.lowerBound,
                     halfStep: halfStep, into: &decisions)
                 if result != .notYet { states[index].approachDone = true }
                 if result == .spoken {
@@ -334,13 +341,16 @@ public struct AnnouncementScheduler {
         if !state.continueDone {
             let driven = position - point.previousPosition
             let latest = max(speed * 20, 200)
-            if driven > latest || (driven > max(speed * timing.continueWindow, 60) && !state.continueWaiting) {
+            if driven > latest || (driven > max(speed * timing.continueWindow, 60) && !state.continueWaiting)
+            {
                 states[index].continueDone = true
             } else if point.followsDepart || (timeLeft >= timing.continueMinimumTime && !isClose) {
-                let willApproach = !state.approachDone && approachEnd * speed >= timing.approachDistance.lowerBound * 0.9
+                let willApproach =
+                    !state.approachDone && approachEnd * speed >= timing.approachDistance.lowerBound * 0.9
                 let nextStart = willApproach ? approachStart : finalStart
                 let result = sayContinue(
-                    index, time: time, distance: distance, speed: speed, roomBefore: nextStart + timing.minimumGap,
+                    index, time: time, distance: distance, speed: speed,
+                    roomBefore: nextStart + timing.minimumGap,
                     mayWait: driven + speed * 2 * halfStep <= latest, into: &decisions)
                 switch result {
                 case .notYet:
@@ -376,7 +386,8 @@ public struct AnnouncementScheduler {
     /// before the maneuver and must end before `roomBefore`.
     private mutating func tryDistancePrompt(
         _ index: Int, tier: PromptTier, time: Double, distance: Double, speed: Double, end: Double,
-        roomBefore: Double, minimumDistance: Double, halfStep: Double, into decisions: inout [AnnouncementDecision]
+        roomBefore: Double, minimumDistance: Double, halfStep: Double,
+        into decisions: inout [AnnouncementDecision]
     ) -> Outcome {
         let latency = timing.outputLatency
         let timeLeft = distance / speed
@@ -406,7 +417,8 @@ public struct AnnouncementScheduler {
         }
         var wording = Wording.long
         if timeLeft - chosen.duration - latency < roomBefore {
-            let shortText = phrases.approachText(for: step, distance: chosen.spoken, wording: .short, then: next)
+            let shortText = phrases.approachText(
+                for: step, distance: chosen.spoken, wording: .short, then: next)
             let shortDuration = durationOf(SpokenInstruction(text: shortText))
             guard timeLeft - shortDuration - latency >= roomBefore else {
                 drop(index, tier: tier, reason: .noRoom, time: time, into: &decisions)
@@ -452,23 +464,39 @@ public struct AnnouncementScheduler {
         var candidates: [(SpokenInstruction, Wording, Bool, SpokenDistance?)] = []
         if point.followsDepart {
             if usesServerInstructions, let server = previous.voiceInstructions.first,
-                previous.voiceInstructions.count >= 2 || server.distanceAlongGeometry >= previous.distance * 0.9
+                previous.voiceInstructions.count >= 2
+                    || server.distanceAlongGeometry >= previous.distance * 0.9
             {
                 candidates.append(
-                    (SpokenInstruction(text: server.announcement, ssml: server.ssmlAnnouncement), .long, true, nil))
+                    (
+                        SpokenInstruction(text: server.announcement, ssml: server.ssmlAnnouncement), .long,
+                        true, nil
+                    ))
             }
-            candidates.append((SpokenInstruction(text: phrases.departText(for: previous, wording: .long)), .long, false, nil))
-            candidates.append((SpokenInstruction(text: phrases.departText(for: previous, wording: .short)), .short, false, nil))
+            candidates.append(
+                (
+                    SpokenInstruction(text: phrases.departText(for: previous, wording: .long)), .long, false,
+                    nil
+                ))
+            candidates.append(
+                (
+                    SpokenInstruction(text: phrases.departText(for: previous, wording: .short)), .short,
+                    false, nil
+                ))
         } else {
             for wording in Wording.allCases {
                 var offset = 2.0
                 for pass in 0..<2 {
                     let heard = distance - speed * (latency + offset)
-                    guard let spoken = phrases.distance(heard), spoken.meters <= states[index].lastSpokenDistance
+                    guard let spoken = phrases.distance(heard),
+                        spoken.meters <= states[index].lastSpokenDistance
                     else { break }
-                    if mayWait, abs(spoken.meters - heard) / heard > timing.roundingTolerance { return .notYet }
+                    if mayWait, abs(spoken.meters - heard) / heard > timing.roundingTolerance {
+                        return .notYet
+                    }
                     let text = phrases.continueText(on: previous, distance: spoken, wording: wording)
-                    let newOffset = Self.offset(of: spoken.text, in: text, duration: durationOf(SpokenInstruction(text: text)))
+                    let newOffset = Self.offset(
+                        of: spoken.text, in: text, duration: durationOf(SpokenInstruction(text: text)))
                     if abs(newOffset - offset) < 0.3 || pass == 1 {
                         candidates.append((SpokenInstruction(text: text), wording, false, spoken))
                         break
@@ -481,13 +509,15 @@ public struct AnnouncementScheduler {
             let duration = durationOf(instruction)
             guard timeLeft - duration - latency >= roomBefore else { continue }
             var prompt = makePrompt(
-                instruction.withFreshID(distance), tier: .continue, index: index, time: time, distance: distance,
+                instruction.withFreshID(distance), tier: .continue, index: index, time: time,
+                distance: distance,
                 spokenDistance: spoken?.meters, wording: wording, fromServer: fromServer, then: false)
             prompt.duration = duration
             prompt.predictedEndBeforeManeuver = timeLeft - duration - latency
             if let spoken {
                 states[index].lastSpokenDistance = spoken.meters
-                prompt.distanceHeardAfter = latency + Self.offset(of: spoken.text, in: instruction.text, duration: duration)
+                prompt.distanceHeardAfter =
+                    latency + Self.offset(of: spoken.text, in: instruction.text, duration: duration)
             }
             states[index].continueSpoken = true
             start(prompt, time: time, into: &decisions)
@@ -505,7 +535,9 @@ public struct AnnouncementScheduler {
             if time - item.time > timing.customMaximumDelay {
                 pendingCustom.remove(at: index)
                 decisions.append(
-                    .drop(DroppedPrompt(time: time, tier: .custom, legIndex: -1, stepIndex: -1, reason: .expired)))
+                    .drop(
+                        DroppedPrompt(
+                            time: time, tier: .custom, legIndex: -1, stepIndex: -1, reason: .expired)))
                 continue
             }
             index += 1
@@ -527,12 +559,15 @@ public struct AnnouncementScheduler {
         let prompt = ScheduledPrompt(
             instruction: item.instruction, tier: .custom, legIndex: -1, stepIndex: -1, spokenDistance: nil,
             duration: duration, time: time, estimatedDistance: lastDistance, estimatedSpeed: usableSpeed,
-            predictedEndBeforeManeuver: .nan, wording: .long, isFromServer: false, includesNextManeuver: false,
+            predictedEndBeforeManeuver: .nan, wording: .long, isFromServer: false,
+            includesNextManeuver: false,
             priority: item.priority, distanceHeardAfter: nil)
         start(prompt, time: time, into: &decisions)
     }
 
-    private mutating func start(_ prompt: ScheduledPrompt, time: Double, into decisions: inout [AnnouncementDecision]) {
+    private mutating func start(
+        _ prompt: ScheduledPrompt, time: Double, into decisions: inout [AnnouncementDecision]
+    ) {
         let interrupted = (current != nil && time < busyUntil) ? current : nil
         decisions.append(.speak(prompt, interrupting: interrupted))
         current = prompt
@@ -540,13 +575,15 @@ public struct AnnouncementScheduler {
     }
 
     private func drop(
-        _ index: Int, tier: PromptTier, reason: DropReason, time: Double, into decisions: inout [AnnouncementDecision]
+        _ index: Int, tier: PromptTier, reason: DropReason, time: Double,
+        into decisions: inout [AnnouncementDecision]
     ) {
         let point = plan.points[index]
         decisions.append(
             .drop(
                 DroppedPrompt(
-                    time: time, tier: tier, legIndex: point.legIndex, stepIndex: point.stepIndex, reason: reason)))
+                    time: time, tier: tier, legIndex: point.legIndex, stepIndex: point.stepIndex,
+                    reason: reason)))
     }
 
     private func makePrompt(
@@ -646,7 +683,9 @@ public struct AnnouncementScheduler {
     }
 
     static func sameManeuver(_ a: RouteStep, _ b: RouteStep) -> Bool {
-        guard a.maneuver.type == b.maneuver.type, a.maneuver.modifier == b.maneuver.modifier else { return false }
+        guard a.maneuver.type == b.maneuver.type, a.maneuver.modifier == b.maneuver.modifier else {
+            return false
+        }
         let p = a.maneuver.location
         let q = b.maneuver.location
         if p.count >= 2, q.count >= 2 {

@@ -75,11 +75,13 @@ public struct DriveSimulator {
                     let start = time + latency
                     if interrupted != nil, var last = prompts.popLast() {
                         last.durationS = max(0, min(last.durationS, start - last.timeS))
-                        last.endsBeforeManeuverS = motion.time(at: motion.maneuverPosition(leg: last.leg, step: last.step))
+                        last.endsBeforeManeuverS =
+                            motion.time(at: motion.maneuverPosition(leg: last.leg, step: last.step))
                             - last.timeS - last.durationS
                         prompts.append(last)
                     }
-                    let maneuverPosition = motion.maneuverPosition(leg: prompt.legIndex, step: prompt.stepIndex)
+                    let maneuverPosition = motion.maneuverPosition(
+                        leg: prompt.legIndex, step: prompt.stepIndex)
                     let maneuverTime = motion.time(at: maneuverPosition)
                     var spoken: Double?
                     var heard: Double?

@@ -22,8 +22,10 @@ public struct PromptRecord: Sendable, Equatable, Codable {
     public var heardDistanceM: Double?
 
     public init(
-        timeS: Double, leg: Int, step: Int, tier: PromptTier, text: String, distanceM: Double, speedMps: Double,
-        durationS: Double, endsBeforeManeuverS: Double, spokenDistanceM: Double?, heardDistanceM: Double? = nil
+        timeS: Double, leg: Int, step: Int, tier: PromptTier, text: String, distanceM: Double,
+        speedMps: Double,
+        durationS: Double, endsBeforeManeuverS: Double, spokenDistanceM: Double?,
+        heardDistanceM: Double? = nil
     ) {
         self.timeS = timeS
         self.leg = leg
@@ -157,6 +159,16 @@ public struct DriveSummary: Sendable, Equatable, Codable {
             var leg: Int
             var step: Int
         }
+        // Every prompt's end relative to its maneuver, recomputed from the route (not trusted).
+        let prompts = prompts.map { prompt -> PromptRecord in
+            var checked = prompt
+            if prompt.tier != .custom {
+                let maneuverTime = motion.time(
+                    at: motion.maneuverPosition(leg: prompt.leg, step: prompt.step))
+                checked.endsBeforeManeuverS = maneuverTime - prompt.timeS - prompt.durationS
+            }
+            return checked
+        }
         var byManeuver: [Key: [PromptRecord]] = [:]
         for prompt in prompts where prompt.tier != .custom {
             byManeuver[Key(leg: prompt.leg, step: prompt.step), default: []].append(prompt)
@@ -221,7 +233,7 @@ public struct DriveSummary: Sendable, Equatable, Codable {
         self.maneuvers = maneuvers
         self.feasible = feasible
         self.finalInWindow = inWindow
-        self.late = prompts.filter { $0.endsBeforeManeuverS < 0 }.count
+        self.late = prompts.filter { $0.tier != .custom && $0.endsBeforeManeuverS < 0 }.count
         self.overlaps = overlaps
         self.stale = stale
         self.repeats = repeats

@@ -35,7 +35,8 @@ struct ManeuverPlan: Sendable {
             let legStart = position
             for (stepIndex, step) in leg.steps.enumerated() {
                 if stepIndex > 0 {
-                    let previous = points.last.flatMap { $0.legIndex == legIndex ? $0.position : nil } ?? legStart
+                    let previous =
+                        points.last.flatMap { $0.legIndex == legIndex ? $0.position : nil } ?? legStart
                     points.append(
                         Point(
                             legIndex: legIndex, stepIndex: stepIndex, position: position,

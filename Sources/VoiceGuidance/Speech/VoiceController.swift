@@ -160,7 +160,8 @@ public actor VoiceController {
         guard !missing.isEmpty else { return }
         await synthesizer.prepare(missing)
         for instruction in missing {
-            if let seconds = try? await synthesizer.duration(of: instruction), seconds.isFinite, seconds >= 0 {
+            if let seconds = try? await synthesizer.duration(of: instruction), seconds.isFinite, seconds >= 0
+            {
                 durations.store(seconds, for: instruction)
             }
         }
@@ -218,7 +219,9 @@ final class DurationCache: Sendable {
 
     init(estimate: @escaping @Sendable (SpokenInstruction) -> Double) { self.estimate = estimate }
 
-    private func key(_ instruction: SpokenInstruction) -> String { (instruction.ssml ?? "") + "\u{1}" + instruction.text }
+    private func key(_ instruction: SpokenInstruction) -> String {
+        (instruction.ssml ?? "") + "\u{1}" + instruction.text
+    }
 
     func contains(_ instruction: SpokenInstruction) -> Bool { known.withLock { $0[key(instruction)] != nil } }
 
