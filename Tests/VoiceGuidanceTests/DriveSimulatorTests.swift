@@ -10,8 +10,9 @@ import VoiceGuidanceTesting
     ]
 
     /// The corpus check: every fixture, 5 speeds, with and without noise, server and stripped.
-    @Test func corpusMeetsTheTimingRules() throws {
-        let phrases = try RoutingSupport.builder("en", units: .imperial)
+    @Test(arguments: UnitSystem.allCases)
+    func corpusMeetsTheTimingRules(units: UnitSystem) throws {
+        let phrases = try RoutingSupport.builder("en", units: units)
         var feasible = 0
         var inWindow = 0
         var late = 0
@@ -71,10 +72,9 @@ import VoiceGuidanceTesting
                             && ProcessInfo.processInfo.environment["SCHED_DEBUG"] != nil
                         {
                             print("CLOSE \(name) \(speedName) noise \(noise) server \(server)")
-                            for p in drive.prompts {
-                                print(
-                                    "  \(p.timeS) \(p.leg)/\(p.step) \(p.tier) \(p.text) end \(p.endsBeforeManeuverS)"
-                                )
+                            let grouped = Dictionary(grouping: drive.prompts) { "\($0.leg)/\($0.step)" }
+                            for (key, list) in grouped where list.count > 2 {
+                                for p in list { print("  \(key) \(p.timeS) \(p.tier) \(p.text) v \(p.speedMps)") }
                             }
                         }
                         if s.late + s.overlaps + s.stale + s.repeats > 0 || s.maxPromptsPerManeuver > 3 {
@@ -87,7 +87,7 @@ import VoiceGuidanceTesting
         ends.sort()
         let share = Double(inWindow) / Double(max(feasible, 1))
         print(
-            "CORPUS drives \(drives) prompts \(prompts) feasible \(feasible) in window \(inWindow) (\(share * 100)%) late \(late) overlaps \(overlaps) stale \(stale) repeats \(repeats) max/maneuver \(maxPrompts) max/close \(maxClose) distances \(distances) misses \(distanceMisses) worst \(worstDistance) final end p5 \(ends[ends.count / 20]) median \(ends[ends.count / 2]) p95 \(ends[ends.count * 19 / 20])"
+            "CORPUS \(units) drives \(drives) prompts \(prompts) feasible \(feasible) in window \(inWindow) (\(share * 100)%) late \(late) overlaps \(overlaps) stale \(stale) repeats \(repeats) max/maneuver \(maxPrompts) max/close \(maxClose) distances \(distances) misses \(distanceMisses) worst \(worstDistance) final end p5 \(ends[ends.count / 20]) median \(ends[ends.count / 2]) p95 \(ends[ends.count * 19 / 20])"
         )
         #expect(share >= 0.95)
         #expect(late == 0)

@@ -334,8 +334,11 @@ public struct AnnouncementScheduler {
         let approachStart = approachEnd + approachEstimate + latency
 
         let point = plan.points[index]
+        // For what is planned well ahead, the route's own speed of the step counts too (a car
+        // leaving a slow street speeds up).
+        let planSpeed = max(speed, plan.stepSpeed[plan.legOffset[point.legIndex] + point.stepIndex - 1])
         // At most two prompts (approach, final) for a maneuver close behind the previous one.
-        let isClose = (point.position - point.previousPosition) / speed < 30
+        let isClose = (point.position - point.previousPosition) / planSpeed < 30
 
         // Continue (after a maneuver, or the depart prompt).
         if !state.continueDone {
@@ -344,7 +347,9 @@ public struct AnnouncementScheduler {
             if driven > latest || (driven > max(speed * timing.continueWindow, 60) && !state.continueWaiting)
             {
                 states[index].continueDone = true
-            } else if point.followsDepart || (timeLeft >= timing.continueMinimumTime && !isClose) {
+            } else if driven < 0 {
+                // Not past the previous maneuver yet (a fix ahead of the vehicle): wait.
+            } else if point.followsDepart || (distance / planSpeed >= timing.continueMinimumTime && !isClose) {
                 let willApproach =
                     !state.approachDone && approachEnd * speed >= timing.approachDistance.lowerBound * 0.9
                 let nextStart = willApproach ? approachStart : finalStart
@@ -376,6 +381,7 @@ public struct AnnouncementScheduler {
                     roomBefore: approachStart + timing.minimumGap,
                     minimumDistance: timing.prepareDistance.lowerBound, halfStep: halfStep, into: &decisions)
                 if result != .notYet { states[index].prepareDone = true }
+                if result == .spoken { states[index].continueDone = true }
             }
         }
     }
