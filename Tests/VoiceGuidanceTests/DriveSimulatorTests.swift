@@ -56,25 +56,11 @@ import VoiceGuidanceTesting
                             distances += 1
                             let error = abs(spoken - heard) / heard
                             worstDistance = max(worstDistance, error)
-                            if error > 0.1 && ProcessInfo.processInfo.environment["SCHED_DEBUG"] != nil {
-                                print(
-                                    "DIST \(name) \(speedName) noise \(noise): \(prompt.tier) \(prompt.text) said \(spoken) heard \(heard) at speed \(prompt.speedMps)"
-                                )
-                            }
                             if error > 0.15 {
                                 distanceMisses += 1
                                 print(
                                     "distance miss \(name) \(speedName) noise \(noise) server \(server): \(prompt.text) heard at \(heard)"
                                 )
-                            }
-                        }
-                        if s.maxPromptsPerCloseManeuver > 2
-                            && ProcessInfo.processInfo.environment["SCHED_DEBUG"] != nil
-                        {
-                            print("CLOSE \(name) \(speedName) noise \(noise) server \(server)")
-                            let grouped = Dictionary(grouping: drive.prompts) { "\($0.leg)/\($0.step)" }
-                            for (key, list) in grouped where list.count > 2 {
-                                for p in list { print("  \(key) \(p.timeS) \(p.tier) \(p.text) v \(p.speedMps)") }
                             }
                         }
                         if s.late + s.overlaps + s.stale + s.repeats > 0 || s.maxPromptsPerManeuver > 3 {

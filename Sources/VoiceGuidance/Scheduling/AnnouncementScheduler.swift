@@ -255,7 +255,17 @@ public struct AnnouncementScheduler {
         time: Double, distance: Double, halfStep: Double, into decisions: inout [AnnouncementDecision]
     ) {
         let index = target
-        if states[index].finalDone || states[index].mentionedInFinal { return }
+        if states[index].finalDone { return }
+        // A maneuver already said as the "then" of the previous final gets a final of its own only
+        // when it turns out far enough to hear one in full (the speed fell since).
+        let mentioned = states[index].mentionedInFinal
+        if mentioned {
+            let point = plan.points[index]
+            if (point.position - point.previousPosition) / usableSpeed < timing.separateFinalMinimumGap {
+                states[index].finalDone = true
+                return
+            }
+        }
         let speed = usableSpeed
         let timeLeft = distance / speed
         let latency = timing.outputLatency
@@ -272,11 +282,17 @@ public struct AnnouncementScheduler {
                 let wording: Wording
                 if timeLeft - texts.longDuration - latency >= timing.finalLongMinimumLead {
                     wording = .long
-                } else if timeLeft - texts.shortDuration - latency >= timing.finalMinimumLead {
+                } else if timeLeft - texts.shortDuration - latency
+                    >= (mentioned ? timing.finalLongMinimumLead : timing.finalMinimumLead)
+                {
                     wording = .short
                 } else {
                     states[index].finalDone = true
-                    drop(index, tier: tierOfFinal(index), reason: .windowPassed, time: time, into: &decisions)
+                    if !mentioned {
+                        drop(
+                            index, tier: tierOfFinal(index), reason: .windowPassed, time: time,
+                            into: &decisions)
+                    }
                     return
                 }
                 let duration = wording == .long ? texts.longDuration : texts.shortDuration
@@ -306,7 +322,7 @@ public struct AnnouncementScheduler {
         }
         if busy || !silentLongEnough { return }
         let state = states[index]
-        if state.mentionedInApproach { return }
+        if state.mentionedInApproach || mentioned { return }
         let finalStart = lead + finalLong + latency  // time-to-maneuver when the final starts
         let approachEnd = max(
             min(
@@ -349,7 +365,8 @@ public struct AnnouncementScheduler {
                 states[index].continueDone = true
             } else if driven < 0 {
                 // Not past the previous maneuver yet (a fix ahead of the vehicle): wait.
-            } else if point.followsDepart || (distance / planSpeed >= timing.continueMinimumTime && !isClose) {
+            } else if point.followsDepart || (distance / planSpeed >= timing.continueMinimumTime && !isClose)
+            {
                 let willApproach =
                     !state.approachDone && approachEnd * speed >= timing.approachDistance.lowerBound * 0.9
                 let nextStart = willApproach ? approachStart : finalStart

@@ -30,12 +30,15 @@ public struct AnnouncementTiming: Sendable, Equatable {
     /// Extra lead per meter of GPS accuracy, divided by speed (`eps / v` of the model).
     public var gpsMarginFactor: Double = 0.1
     /// Lowest speed estimate used, m/s (a stopped car is not about to turn).
-    public var speedFloor: Double = 2
+    public var speedFloor: Double = 1
     /// How fast the speed estimate may fall, m/s²; it rises at once.
     public var speedDecay: Double = 1.5
     /// Two maneuvers are combined ("…, then …") when the second's final prompt would not fit
     /// after the first maneuver with this much time to react.
     public var combineReaction: Double = 1.5
+    /// A maneuver said as the "then" of the previous final still gets its own final when it
+    /// turns out at least this many seconds after the previous one (the speed fell since).
+    public var separateFinalMinimumGap: Double = 8
     /// Largest rounding error of a spoken distance accepted at once; above it, the scheduler
     /// waits up to `roundingWait` seconds for a rounder number.
     public var roundingTolerance: Double = 0.06
