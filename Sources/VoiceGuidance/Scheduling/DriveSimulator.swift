@@ -97,7 +97,7 @@ public struct DriveSimulator {
                             distanceM: maneuverPosition - motion.position(at: start),
                             speedMps: motion.speed(at: start), durationS: prompt.duration,
                             endsBeforeManeuverS: maneuverTime - start - prompt.duration,
-                            spokenDistanceM: spoken, heardDistanceM: heard))
+                            spokenDistanceM: spoken, heardDistanceM: heard, ssml: prompt.instruction.ssml))
                 }
             }
             updates += 1

@@ -20,6 +20,8 @@ public struct PromptRecord: Sendable, Equatable, Codable {
     public var spokenDistanceM: Double?
     /// True distance to the maneuver when the spoken distance is heard (not printed).
     public var heardDistanceM: Double?
+    /// The SSML spoken, if the prompt has some (server prompts; not printed).
+    public var ssml: String?
 
     public init(
         timeS: Double, leg: Int, step: Int, tier: PromptTier, text: String, distanceM: Double,
@@ -38,6 +40,7 @@ public struct PromptRecord: Sendable, Equatable, Codable {
         self.endsBeforeManeuverS = endsBeforeManeuverS
         self.spokenDistanceM = spokenDistanceM
         self.heardDistanceM = heardDistanceM
+        self.ssml = ssml
     }
 
     enum CodingKeys: String, CodingKey {
@@ -63,6 +66,7 @@ public struct PromptRecord: Sendable, Equatable, Codable {
         endsBeforeManeuverS = try container.decode(Double.self, forKey: .endsBeforeManeuverS)
         spokenDistanceM = try container.decodeIfPresent(Double.self, forKey: .spokenDistanceM)
         heardDistanceM = nil
+        ssml = nil
     }
 
     /// Encodes with `"event": "prompt"` first in meaning, and `spoken_distance_m` as null when none.
