@@ -27,7 +27,7 @@ public struct PromptRecord: Sendable, Equatable, Codable {
         timeS: Double, leg: Int, step: Int, tier: PromptTier, text: String, distanceM: Double,
         speedMps: Double,
         durationS: Double, endsBeforeManeuverS: Double, spokenDistanceM: Double?,
-        heardDistanceM: Double? = nil
+        heardDistanceM: Double? = nil, ssml: String? = nil
     ) {
         self.timeS = timeS
         self.leg = leg
