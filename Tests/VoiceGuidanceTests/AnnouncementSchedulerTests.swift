@@ -103,6 +103,19 @@ struct ManualDrive {
         #expect(drive.prompts(step: 1).filter { $0.tier == .approach }.count <= 1)
     }
 
+    @Test func finalCutsAnApproachWhenTheSpeedJumps() throws {
+        var drive = try ManualDrive(RoutingSupport.route([(.turn, .left, 1200), (.arrive, nil, 800)]))
+        while !drive.spoken.contains(where: { $0.prompt.tier == .approach }) { drive.tick(speed: 8) }
+        // The approach has just started; the car now closes in at 45 m/s.
+        drive.tick(speed: 45)
+        drive.tick(speed: 45)
+        drive.drive(speed: 45, until: 1400)
+        let final = try #require(drive.spoken.first { $0.prompt.tier == .final })
+        #expect(drive.interrupts == 1)
+        let endBefore = (1200 - final.position) / 45 - final.prompt.duration - 0.15
+        #expect(endBefore >= 1.0, "ends \(endBefore) s before")
+    }
+
     @Test func gpsJumpBack50MetersRepeatsNothing() throws {
         var drive = try ManualDrive(RoutingSupport.route([(.turn, .right, 1200), (.arrive, nil, 300)]))
         drive.drive(speed: 13.9, until: 1010)  // approach said by now

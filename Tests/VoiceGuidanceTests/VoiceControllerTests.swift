@@ -140,6 +140,20 @@ struct ControllerDrive {
         #expect(!drive.synthesizer.calls.contains(.interrupt))
     }
 
+    @Test func finalInterruptsTheApproachThroughTheSynthesizer() async throws {
+        var drive = try ControllerDrive(RoutingSupport.route([(.turn, .left, 1200), (.arrive, nil, 800)]))
+        await drive.startLogging()
+        while !drive.synthesizer.spokenTexts.contains(where: { $0.hasPrefix("In ") }) {
+            await drive.drive(speed: 8, until: drive.position + 8)
+        }
+        await drive.drive(speed: 45, until: 1400)
+        let calls = drive.synthesizer.calls
+        let interrupt = try #require(calls.firstIndex(of: .interrupt))
+        #expect(calls[interrupt + 1] == .speak("Turn left"), "short wording: little time left")
+        #expect(
+            drive.events.contains { if case .interrupted(let p) = $0 { p.tier == .approach } else { false } })
+    }
+
     @Test func repeatGivesAFreshDistance() async throws {
         var drive = try ControllerDrive(Self.route)
         await drive.drive(speed: 13.9, until: 700)
