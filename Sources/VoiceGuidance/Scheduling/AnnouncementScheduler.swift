@@ -308,8 +308,7 @@ public struct AnnouncementScheduler {
                 var prompt = makePrompt(
                     instruction.withFreshID(distance), tier: tierOfFinal(index), index: index, time: time,
                     distance: distance, spokenDistance: nil, wording: wording,
-                    fromServer: wording == .long && texts.longIsServer, then: combine)
-                prompt.duration = duration
+                    fromServer: wording == .long && texts.longIsServer, then: combine, duration: duration)
                 prompt.predictedEndBeforeManeuver = timeLeft - duration - latency
                 states[index].finalDone = true
                 if combine, index + 1 < states.count {
@@ -464,8 +463,7 @@ public struct AnnouncementScheduler {
         var prompt = makePrompt(
             SpokenInstruction(text: chosen.text, distanceAlongStep: distance), tier: tier, index: index,
             time: time, distance: distance, spokenDistance: chosen.spoken.meters, wording: wording,
-            fromServer: false, then: next != nil)
-        prompt.duration = chosen.duration
+            fromServer: false, then: next != nil, duration: chosen.duration)
         prompt.predictedEndBeforeManeuver = timeLeft - chosen.duration - latency
         prompt.distanceHeardAfter = latency + chosen.offset
         states[index].lastSpokenDistance = chosen.spoken.meters
@@ -534,8 +532,8 @@ public struct AnnouncementScheduler {
             var prompt = makePrompt(
                 instruction.withFreshID(distance), tier: .continue, index: index, time: time,
                 distance: distance,
-                spokenDistance: spoken?.meters, wording: wording, fromServer: fromServer, then: false)
-            prompt.duration = duration
+                spokenDistance: spoken?.meters, wording: wording, fromServer: fromServer, then: false,
+                duration: duration)
             prompt.predictedEndBeforeManeuver = timeLeft - duration - latency
             if let spoken {
                 states[index].lastSpokenDistance = spoken.meters
@@ -611,10 +609,10 @@ public struct AnnouncementScheduler {
 
     private func makePrompt(
         _ instruction: SpokenInstruction, tier: PromptTier, index: Int, time: Double, distance: Double,
-        spokenDistance: Double?, wording: Wording, fromServer: Bool, then: Bool
+        spokenDistance: Double?, wording: Wording, fromServer: Bool, then: Bool, duration known: Double? = nil
     ) -> ScheduledPrompt {
         let point = plan.points[index]
-        let duration = durationOf(instruction)
+        let duration = known ?? durationOf(instruction)
         return ScheduledPrompt(
             instruction: instruction, tier: tier, legIndex: point.legIndex, stepIndex: point.stepIndex,
             spokenDistance: spokenDistance, duration: duration, time: time, estimatedDistance: distance,
