@@ -27,6 +27,7 @@ import VoiceGuidanceTesting
         var drives = 0
         var prompts = 0
         var ends: [Double] = []
+        var perSpeed: [String: (feasible: Int, inWindow: Int)] = [:]
         for (name, original) in try RoutingSupport.fixtureRoutes() {
             for server in [true, false] {
                 let route = server ? original : original.strippingVoiceInstructions()
@@ -39,6 +40,8 @@ import VoiceGuidanceTesting
                         drives += 1
                         prompts += drive.prompts.count
                         let s = drive.summary
+                        perSpeed[speedName, default: (0, 0)].feasible += s.feasible
+                        perSpeed[speedName, default: (0, 0)].inWindow += s.finalInWindow
                         feasible += s.feasible
                         inWindow += s.finalInWindow
                         late += s.late
@@ -76,6 +79,11 @@ import VoiceGuidanceTesting
             "CORPUS \(units) drives \(drives) prompts \(prompts) feasible \(feasible) in window \(inWindow) (\(share * 100)%) late \(late) overlaps \(overlaps) stale \(stale) repeats \(repeats) max/maneuver \(maxPrompts) max/close \(maxClose) distances \(distances) misses \(distanceMisses) worst \(worstDistance) final end p5 \(ends[ends.count / 20]) median \(ends[ends.count / 2]) p95 \(ends[ends.count * 19 / 20])"
         )
         #expect(share >= 0.95)
+        for (speedName, counts) in perSpeed.sorted(by: { $0.key < $1.key }) {
+            let speedShare = Double(counts.inWindow) / Double(max(counts.feasible, 1))
+            print("CORPUS \(units) at \(speedName): \(counts.inWindow)/\(counts.feasible) in window")
+            #expect(speedShare >= 0.95, "at \(speedName)")
+        }
         #expect(late == 0)
         #expect(overlaps == 0)
         #expect(stale == 0)
