@@ -1,0 +1,182 @@
+import Foundation
+
+/// How much a prompt says: the long wording names roads and destinations, the short one does not.
+public enum Wording: String, Sendable, Hashable, CaseIterable, Codable {
+    case long, short
+}
+
+/// Builds instruction sentences from a phrase book, in one unit system.
+public struct PhraseBuilder: Sendable {
+    /// The language's words.
+    public let book: PhraseBook
+    /// The units distances are said in.
+    public let units: UnitSystem
+
+    public init(book: PhraseBook, units: UnitSystem) {
+        self.book = book
+        self.units = units
+    }
+
+    // MARK: Distances
+
+    /// The nearest sayable distance and its words, or nil when `meters` is too small to say.
+    public func distance(_ meters: Double) -> SpokenDistance? {
+        guard let value = SpokenDistance.roundedMeters(meters, units: units) else { return nil }
+        let words = book.distances
+        switch units {
+        case .metric:
+            if value < 999.5 {
+                return SpokenDistance(
+                    meters: value, text: fill(words.meters, ["n": String(Int(value.rounded()))]))
+            }
+            let kilometers = value / 1000
+            if abs(kilometers - 1) < 0.001 { return SpokenDistance(meters: value, text: words.kilometer) }
+            return SpokenDistance(meters: value, text: fill(words.kilometers, ["n": number(kilometers)]))
+        case .imperial:
+            let feet = value / SpokenDistance.metersPerFoot
+            if feet < 1200.5 {
+                return SpokenDistance(
+                    meters: value, text: fill(words.feet, ["n": String(Int(feet.rounded()))]))
+            }
+            let miles = value / SpokenDistance.metersPerMile
+            let text: String
+            switch (miles * 100).rounded() {
+            case 25: text = words.quarterMile
+            case 50: text = words.halfMile
+            case 75: text = words.threeQuarterMile
+            case 100: text = words.mile
+            default: text = fill(words.miles, ["n": number(miles)])
+            }
+            return SpokenDistance(meters: value, text: text)
+        }
+    }
+
+    private func number(_ value: Double) -> String {
+        let tenths = Int((value * 10).rounded())
+        if tenths % 10 == 0 { return String(tenths / 10) }
+        return "\(tenths / 10)\(book.decimalSeparator)\(tenths % 10)"
+    }
+
+    // MARK: Maneuvers
+
+    /// The phrase for a step's maneuver, lower case at its start ("turn left onto Main Street").
+    ///
+    /// - Parameters:
+    ///   - step: the step whose maneuver (at its start) is described.
+    ///   - wording: `.long` adds the road or destination.
+    public func maneuverPhrase(for step: RouteStep, wording: Wording) -> String {
+        let maneuver = step.maneuver
+        let type = maneuver.type.rawValue
+        let modifier = maneuver.modifier?.rawValue
+        if maneuver.type == .arrive {
+            if let modifier, let side = book.maneuvers["arrive.\(modifier)"], wording == .long { return side }
+            return book.maneuvers["arrive"] ?? "arrive"
+        }
+        var phrase: String
+        if maneuver.type == .roundabout || maneuver.type == .rotary || maneuver.type == .roundaboutTurn {
+            let kind = maneuver.type == .rotary ? "rotary" : "roundabout"
+            if let exit = maneuver.exit, exit > 0 {
+                let ordinal = exit <= book.ordinals.count ? book.ordinals[exit - 1] : "\(exit)."
+                if kind == "rotary", let name = step.rotaryName, !name.isEmpty, wording == .long {
+                    phrase = fill(book.maneuvers["rotary.named"]!, ["rotary": name, "ordinal": ordinal])
+                } else {
+                    phrase = fill(book.maneuvers[kind]!, ["ordinal": ordinal])
+                }
+            } else {
+                phrase = book.maneuvers["roundabout.noExit"]!
+            }
+        } else {
+            let lookupType = (maneuver.type == .newName || maneuver.type == .notification) ? "continue" : type
+            let key = modifier.map { "\(lookupType).\($0)" }
+            phrase =
+                key.flatMap { book.maneuvers[$0] }
+                ?? (modifier == "uturn" ? book.maneuvers["turn.uturn"] : nil)
+                ?? book.maneuvers[lookupType]
+                ?? modifier.flatMap { book.maneuvers["turn.\($0)"] }
+                ?? book.maneuvers["continue"]!
+        }
+        guard wording == .long else { return phrase }
+        let road = roadName(of: step)
+        let destination = step.destinations.flatMap { $0.isEmpty ? nil : $0 }
+        let prefersDestination = [ManeuverType.offRamp, .onRamp, .fork, .merge].contains(maneuver.type)
+        if prefersDestination, let destination {
+            return fill(book.templates.toward, ["instruction": phrase, "destination": destination])
+        }
+        if let road {
+            return fill(book.templates.onto, ["instruction": phrase, "road": road])
+        }
+        if let destination {
+            return fill(book.templates.toward, ["instruction": phrase, "destination": destination])
+        }
+        return phrase
+    }
+
+    /// The road a step drives on, as said: its name, else its ref; nil when it has neither.
+    public func roadName(of step: RouteStep) -> String? {
+        if !step.name.isEmpty { return step.name }
+        if let ref = step.ref, !ref.isEmpty { return ref }
+        return nil
+    }
+
+    // MARK: Sentences
+
+    /// The final prompt: "Turn left onto Main Street" (or "…, then turn right" with `then`).
+    public func finalText(for step: RouteStep, wording: Wording, then next: RouteStep? = nil) -> String {
+        var text = maneuverPhrase(for: step, wording: wording)
+        if let next {
+            text = fill(
+                book.templates.then, ["first": text, "second": maneuverPhrase(for: next, wording: .short)])
+        }
+        return sentence(text)
+    }
+
+    /// A prompt with a distance: "In 300 meters, turn left onto Main Street".
+    public func approachText(
+        for step: RouteStep, distance: SpokenDistance, wording: Wording, then next: RouteStep? = nil
+    ) -> String {
+        var phrase: String
+        if step.maneuver.type == .arrive {
+            phrase = book.maneuvers["arrive.approach"]!
+        } else {
+            phrase = maneuverPhrase(for: step, wording: wording)
+        }
+        if let next {
+            phrase = fill(
+                book.templates.then, ["first": phrase, "second": maneuverPhrase(for: next, wording: .short)])
+        }
+        return sentence(fill(book.templates.in, ["distance": distance.text, "instruction": phrase]))
+    }
+
+    /// "Continue on Main Street for 2 kilometers" (long) or "Continue for 2 kilometers" (short).
+    public func continueText(on step: RouteStep, distance: SpokenDistance, wording: Wording) -> String {
+        if wording == .long, let road = roadName(of: step) {
+            return sentence(fill(book.templates.continueOnFor, ["road": road, "distance": distance.text]))
+        }
+        return sentence(fill(book.templates.continueFor, ["distance": distance.text]))
+    }
+
+    /// The depart prompt: "Head south on Taylor Street" (long) or "Head south" (short).
+    public func departText(for step: RouteStep, wording: Wording) -> String {
+        let bearing = step.maneuver.bearingAfter ?? 0
+        let index = Int(((bearing.truncatingRemainder(dividingBy: 360) + 360 + 22.5) / 45).rounded(.down)) % 8
+        let direction = book.directions[index]
+        if wording == .long, let road = roadName(of: step) {
+            return sentence(fill(book.templates.departOn, ["direction": direction, "road": road]))
+        }
+        return sentence(fill(book.templates.depart, ["direction": direction]))
+    }
+
+    /// The text with its first letter in upper case.
+    public func sentence(_ text: String) -> String {
+        guard let first = text.first else { return text }
+        return first.uppercased() + text.dropFirst()
+    }
+
+    private func fill(_ template: String, _ values: [String: String]) -> String {
+        var out = template
+        for (key, value) in values {
+            out = out.replacingOccurrences(of: "{\(key)}", with: value)
+        }
+        return out
+    }
+}

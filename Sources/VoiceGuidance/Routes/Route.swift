@@ -1,0 +1,182 @@
+public import Foundation
+
+/// A route from a Directions API v5 response: legs of steps, each with its maneuver and prompts.
+public struct Route: Sendable, Equatable, Codable {
+    /// The legs, one per pair of consecutive waypoints.
+    public var legs: [RouteLeg]
+    /// Length in meters.
+    public var distance: Double
+    /// Expected travel time in seconds.
+    public var duration: Double
+    /// Locale of the server's voice instructions (`voiceLocale`), if any.
+    public var voiceLocale: String?
+
+    public init(
+        legs: [RouteLeg], distance: Double? = nil, duration: Double? = nil, voiceLocale: String? = nil
+    ) {
+        self.legs = legs
+        self.distance = distance ?? legs.reduce(0) { $0 + $1.distance }
+        self.duration = duration ?? legs.reduce(0) { $0 + $1.duration }
+        self.voiceLocale = voiceLocale
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case legs, distance, duration, voiceLocale
+    }
+
+    /// The first route of a Directions v5 response, or the route itself when `data` is one route.
+    ///
+    /// - Throws: `RouteDecodingError` naming the path to the field that is wrong.
+    public static func decode(from data: Data) throws -> Route {
+        let all = try routes(from: data)
+        guard let first = all.first else {
+            throw RouteDecodingError(path: "routes", message: "the response holds no route")
+        }
+        return first
+    }
+
+    /// Every route of a Directions v5 response (`{"routes": […]}`), or the one route `data` is.
+    ///
+    /// - Throws: `RouteDecodingError` naming the path to the field that is wrong.
+    public static func routes(from data: Data) throws -> [Route] {
+        let document: RouteDocument
+        do {
+            document = try JSONDecoder().decode(RouteDocument.self, from: data)
+        } catch let error as DecodingError {
+            throw RouteDecodingError(decoding: error)
+        } catch let error as RouteDecodingError {
+            throw error
+        } catch {
+            throw RouteDecodingError(path: "(top level)", message: error.localizedDescription)
+        }
+        let prefix = document.isResponse ? "routes" : ""
+        for (index, route) in document.routes.enumerated() {
+            try route.validate(path: document.isResponse ? "\(prefix)[\(index)]" : "")
+        }
+        return document.routes
+    }
+
+    /// This route without any server `voiceInstructions` (prompts are then built from maneuvers).
+    public func strippingVoiceInstructions() -> Route {
+        var copy = self
+        for legIndex in copy.legs.indices {
+            for stepIndex in copy.legs[legIndex].steps.indices {
+                copy.legs[legIndex].steps[stepIndex].voiceInstructions = []
+            }
+        }
+        return copy
+    }
+
+    /// True when at least one step carries server voice instructions.
+    public var hasVoiceInstructions: Bool {
+        legs.contains { $0.steps.contains { !$0.voiceInstructions.isEmpty } }
+    }
+
+    /// Checks what the decoder cannot: non-negative finite numbers, non-empty legs.
+    ///
+    /// - Parameter path: where this route sits in the document (`routes[0]`, or empty).
+    /// - Throws: `RouteDecodingError` naming the path to the first wrong field.
+    public func validate(path: String = "") throws {
+        func join(_ field: String) -> String { path.isEmpty ? field : "\(path).\(field)" }
+        try Self.check(distance, join("distance"))
+        try Self.check(duration, join("duration"))
+        if legs.isEmpty {
+            throw RouteDecodingError(path: join("legs"), message: "a route needs at least one leg")
+        }
+        for (legIndex, leg) in legs.enumerated() {
+            let legPath = join("legs[\(legIndex)]")
+            try Self.check(leg.distance, "\(legPath).distance")
+            try Self.check(leg.duration, "\(legPath).duration")
+            if leg.steps.isEmpty {
+                throw RouteDecodingError(path: "\(legPath).steps", message: "a leg needs at least one step")
+            }
+            for (stepIndex, step) in leg.steps.enumerated() {
+                let stepPath = "\(legPath).steps[\(stepIndex)]"
+                try Self.check(step.distance, "\(stepPath).distance")
+                try Self.check(step.duration, "\(stepPath).duration")
+                for (index, voice) in step.voiceInstructions.enumerated() {
+                    try Self.check(
+                        voice.distanceAlongGeometry,
+                        "\(stepPath).voiceInstructions[\(index)].distanceAlongGeometry")
+                }
+                if let exit = step.maneuver.exit, exit < 0 {
+                    throw RouteDecodingError(
+                        path: "\(stepPath).maneuver.exit", message: "negative exit number \(exit)")
+                }
+            }
+        }
+    }
+
+    private static func check(_ value: Double, _ path: String) throws {
+        if value.isNaN || value.isInfinite {
+            throw RouteDecodingError(path: path, message: "not a finite number")
+        }
+        if value < 0 {
+            throw RouteDecodingError(path: path, message: "negative value \(value)")
+        }
+    }
+}
+
+/// A top-level document: a whole response or a single route object.
+private struct RouteDocument: Decodable {
+    var routes: [Route]
+    var isResponse: Bool
+
+    private struct Key: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: Key.self)
+        let routesKey = Key(stringValue: "routes")
+        if container.contains(routesKey) {
+            isResponse = true
+            routes = try container.decode([Route].self, forKey: routesKey)
+            if routes.isEmpty {
+                let code = try? container.decode(String.self, forKey: Key(stringValue: "code"))
+                let message = try? container.decode(String.self, forKey: Key(stringValue: "message"))
+                throw RouteDecodingError(
+                    path: "routes",
+                    message:
+                        "the response holds no route (code \(code ?? "none")\(message.map { ": \($0)" } ?? ""))"
+                )
+            }
+        } else if container.contains(Key(stringValue: "legs")) {
+            isResponse = false
+            routes = [try Route(from: decoder)]
+        } else {
+            throw RouteDecodingError(
+                path: "(top level)", message: "neither a Directions response (`routes`) nor a route (`legs`)")
+        }
+    }
+}
+
+/// A route or response that cannot be used, with the path to the field that is wrong.
+public struct RouteDecodingError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// Path to the field, like `routes[0].legs[1].steps[3].distance`.
+    public var path: String
+    /// What is wrong with it.
+    public var message: String
+
+    public init(path: String, message: String) {
+        self.path = path
+        self.message = message
+    }
+
+    /// Wraps a decoder error; the path is the one `describe(_:)` names.
+    public init(decoding error: DecodingError) {
+        let text = describe(error)
+        if let colon = text.range(of: ": ") {
+            path = String(text[..<colon.lowerBound])
+            message = String(text[colon.upperBound...])
+        } else {
+            path = "(top level)"
+            message = text
+        }
+    }
+
+    public var description: String { "\(path): \(message)" }
+}

@@ -1,0 +1,58 @@
+/// The numbers of the timing model (see `docs/timing.md`), for a car. All times in seconds,
+/// distances in meters, speeds in m/s.
+public struct AnnouncementTiming: Sendable, Equatable {
+    /// Final prompt: its speech ends this long before the maneuver.
+    public var finalLead: Double = 4.2
+    /// The latest a final prompt may end and still be said (short wording).
+    public var finalMinimumLead: Double = 1.0
+    /// The long wording of a final is used only if it ends at least this long before the maneuver.
+    public var finalLongMinimumLead: Double = 2.5
+    /// Arrival prompt: speech ends this long before the destination.
+    public var arrivalLead: Double = 3.5
+    /// Approach prompt: speech ends about this long before the maneuver…
+    public var approachLead: Double = 12
+    /// …said at a distance between these two.
+    public var approachDistance: ClosedRange<Double> = 150...1_200
+    /// Prepare prompt: speech ends about this long before the maneuver…
+    public var prepareLead: Double = 45
+    /// …said at a distance between these two…
+    public var prepareDistance: ClosedRange<Double> = 800...3_000
+    /// …and only at least this fast (fast roads).
+    public var prepareMinimumSpeed: Double = 70 / 3.6
+    /// A continue prompt is given after a maneuver when the next one is at least this far in time.
+    public var continueMinimumTime: Double = 40
+    /// …and only within this long after the maneuver.
+    public var continueWindow: Double = 8
+    /// Seconds of silence between two prompts.
+    public var minimumGap: Double = 1.5
+    /// Output latency: from `speak` to the first sample heard.
+    public var outputLatency: Double = 0.15
+    /// Extra lead per meter of GPS accuracy, divided by speed (`eps / v` of the model).
+    public var gpsMarginFactor: Double = 0.1
+    /// Lowest speed estimate used, m/s (a stopped car is not about to turn).
+    public var speedFloor: Double = 1
+    /// How fast the speed estimate may fall, m/s²; it rises at once.
+    public var speedDecay: Double = 1.5
+    /// Two maneuvers are combined ("…, then …") when the second's final prompt would not fit
+    /// after the first maneuver with this much time to react.
+    public var combineReaction: Double = 1.5
+    /// A maneuver said as the "then" of the previous final still gets its own final when it
+    /// turns out at least this many seconds after the previous one (the speed fell since).
+    public var separateFinalMinimumGap: Double = 8
+    /// Largest rounding error of a spoken distance accepted at once; above it, the scheduler
+    /// waits up to `roundingWait` seconds for a rounder number.
+    public var roundingTolerance: Double = 0.06
+    /// See `roundingTolerance`.
+    public var roundingWait: Double = 6
+    /// A prompt with a distance may also start up to this long before its nominal time when its
+    /// distance is a round number then.
+    public var roundingEarly: Double = 3
+    /// An app prompt not said within this long is dropped.
+    public var customMaximumDelay: Double = 15
+    /// Weight of a fix against the prediction when the fix's accuracy is known and above 3 m.
+    public var fixWeight: Double = 0.3
+    /// A fix further than this from the prediction (plus 3 × accuracy) is taken as it is.
+    public var jumpThreshold: Double = 25
+
+    public init() {}
+}

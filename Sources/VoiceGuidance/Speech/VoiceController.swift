@@ -1,0 +1,235 @@
+import Foundation
+import Synchronization
+
+/// The app-facing guidance object: feed it progress, it speaks the right prompt at the right time.
+///
+/// It runs an `AnnouncementScheduler` and speaks its decisions through a `SpeechSynthesizing`,
+/// asking the synthesizer for the real length of upcoming prompts (and preparing them) before the
+/// scheduler needs it. Muting, the alerts-only mode, the override hook, app prompts, repeat and
+/// reroute live here; every decision is also an `Event` (stream and callback) an app can log.
+public actor VoiceController {
+    /// Something the controller decided or did.
+    public enum Event: Sendable, Equatable {
+        /// A decision of the scheduler, before muting, mode or override apply.
+        case decided(AnnouncementDecision)
+        /// A prompt handed to the synthesizer (after any override).
+        case spoke(ScheduledPrompt)
+        /// A prompt not handed to the synthesizer, and why.
+        case suppressed(ScheduledPrompt, SuppressionReason)
+        /// The override hook replaced a prompt's instruction.
+        case replaced(ScheduledPrompt, with: SpokenInstruction)
+        /// The prompt being said was cut off for a more important one.
+        case interrupted(ScheduledPrompt)
+        /// The route was replaced.
+        case rerouted
+        /// Muting was switched on (true) or off (false).
+        case mutedChanged(Bool)
+    }
+
+    /// Why a prompt was not spoken.
+    public enum SuppressionReason: String, Sendable, Equatable {
+        case muted, alertsOnly, override
+    }
+
+    /// Which prompts are spoken.
+    public enum Mode: String, Sendable, Equatable {
+        /// Every prompt.
+        case all
+        /// Only app prompts (`announce`), such as speed camera alerts.
+        case alertsOnly
+    }
+
+    private let synthesizer: any SpeechSynthesizing
+    private let clock: any GuidanceClock
+    private var scheduler: AnnouncementScheduler
+    private let durations: DurationCache
+    private var preparedTarget = -1
+    private var lastSpeech: Task<Void, Never>?
+    private var continuations: [UUID: AsyncStream<Event>.Continuation] = [:]
+
+    /// When true nothing is heard; the scheduler still advances, so unmuting never replays a backlog.
+    public private(set) var isMuted = false
+    /// Which prompts are spoken.
+    public var mode: Mode = .all
+    /// Called with every prompt before it is spoken: keep, replace or suppress it.
+    public var willSpeak: (@Sendable (ScheduledPrompt) -> SpeechOverride)?
+    /// Called with every event, in order, on the controller.
+    public var onEvent: (@Sendable (Event) -> Void)?
+
+    /// Creates a controller for a route.
+    ///
+    /// - Parameters:
+    ///   - route: the route to guide along.
+    ///   - synthesizer: speaks the prompts.
+    ///   - phrases: builds prompts from maneuvers, in the voice's language and units.
+    ///   - timing: the numbers of the timing model.
+    ///   - clock: the time for app prompts and repeats (progress updates carry their own time).
+    ///   - usesServerInstructions: use the route's `voiceInstructions` wording where it has some.
+    ///   - estimate: the length of a prompt whose real length is not known yet.
+    public init(
+        route: Route, synthesizer: any SpeechSynthesizing, phrases: PhraseBuilder,
+        timing: AnnouncementTiming = AnnouncementTiming(), clock: any GuidanceClock = SystemGuidanceClock(),
+        usesServerInstructions: Bool = true,
+        estimate: @escaping @Sendable (SpokenInstruction) -> Double = { 0.15 + 0.065 * Double($0.text.count) }
+    ) {
+        let cache = DurationCache(estimate: estimate)
+        self.durations = cache
+        self.synthesizer = synthesizer
+        self.clock = clock
+        self.scheduler = AnnouncementScheduler(
+            route: route, phrases: phrases, timing: timing, usesServerInstructions: usesServerInstructions,
+            durationOf: { cache.duration(of: $0) })
+    }
+
+    /// A new stream of every event from now on.
+    public func events() -> AsyncStream<Event> {
+        let (stream, continuation) = AsyncStream<Event>.makeStream()
+        let id = UUID()
+        continuations[id] = continuation
+        continuation.onTermination = { [weak self] _ in
+            Task { await self?.removeContinuation(id) }
+        }
+        return stream
+    }
+
+    private func removeContinuation(_ id: UUID) { continuations[id] = nil }
+
+    public func setMode(_ mode: Mode) { self.mode = mode }
+    public func setWillSpeak(_ hook: (@Sendable (ScheduledPrompt) -> SpeechOverride)?) { willSpeak = hook }
+    public func setOnEvent(_ callback: (@Sendable (Event) -> Void)?) { onEvent = callback }
+
+    /// Leg and step of the next maneuver, or nil at the end.
+    public var nextManeuver: (legIndex: Int, stepIndex: Int)? { scheduler.nextManeuver }
+
+    /// Takes a progress update: prepares upcoming prompts, then speaks what is due.
+    public func update(_ progress: RouteProgress) async {
+        await prepareUpcoming()
+        let decisions = scheduler.update(progress)
+        await act(on: decisions)
+    }
+
+    /// Switches to a new route; what was said for a maneuver both routes share is not said again,
+    /// and the new route's depart prompt is never said.
+    public func reroute(to route: Route) async {
+        scheduler.reroute(to: route)
+        preparedTarget = -1
+        emit(.rerouted)
+    }
+
+    /// Mutes at once (cutting the current prompt); the scheduler keeps advancing.
+    public func mute() {
+        guard !isMuted else { return }
+        isMuted = true
+        if synthesizer.isSpeaking || lastSpeech != nil { synthesizer.interruptSpeaking() }
+        scheduler.speechDidFinish(at: clock.now)
+        emit(.mutedChanged(true))
+    }
+
+    /// Unmutes; nothing missed while muted is replayed.
+    public func unmute() {
+        guard isMuted else { return }
+        isMuted = false
+        emit(.mutedChanged(false))
+    }
+
+    /// Says the most relevant prompt again with a fresh distance (even in alerts-only mode).
+    public func repeatInstruction() async {
+        let decisions = scheduler.repeatInstruction(at: clock.now)
+        await act(on: decisions, isRepeat: true)
+    }
+
+    /// Queues an app prompt ("Speed camera ahead"), said as soon as it fits (see
+    /// `AnnouncementScheduler.announce`).
+    public func announce(_ instruction: SpokenInstruction, priority: AnnouncementPriority = .normal) async {
+        let decisions = scheduler.announce(instruction, priority: priority, at: clock.now)
+        await act(on: decisions)
+    }
+
+    /// Returns when every prompt handed to the synthesizer so far has finished.
+    public func waitUntilIdle() async {
+        await lastSpeech?.value
+    }
+
+    // MARK: Private
+
+    private func prepareUpcoming() async {
+        guard scheduler.nextManeuverIndex != preparedTarget else { return }
+        preparedTarget = scheduler.nextManeuverIndex
+        let upcoming = scheduler.upcomingInstructions()
+        let missing = upcoming.filter { !durations.contains($0) }
+        guard !missing.isEmpty else { return }
+        await synthesizer.prepare(missing)
+        for instruction in missing {
+            if let seconds = try? await synthesizer.duration(of: instruction), seconds.isFinite, seconds >= 0
+            {
+                durations.store(seconds, for: instruction)
+            }
+        }
+    }
+
+    private func act(on decisions: [AnnouncementDecision], isRepeat: Bool = false) async {
+        for decision in decisions {
+            emit(.decided(decision))
+            guard case .speak(let prompt, let interrupted) = decision else { continue }
+            if isMuted {
+                emit(.suppressed(prompt, .muted))
+                continue
+            }
+            if mode == .alertsOnly && prompt.tier != .custom && !isRepeat {
+                emit(.suppressed(prompt, .alertsOnly))
+                continue
+            }
+            var instruction = prompt.instruction
+            switch willSpeak?(prompt) ?? .keep {
+            case .keep:
+                break
+            case .suppress:
+                emit(.suppressed(prompt, .override))
+                continue
+            case .replace(let replacement):
+                instruction = replacement
+                emit(.replaced(prompt, with: replacement))
+            }
+            if let interrupted {
+                synthesizer.interruptSpeaking()
+                emit(.interrupted(interrupted))
+            }
+            var spoken = prompt
+            spoken.instruction = instruction
+            emit(.spoke(spoken))
+            let previous = lastSpeech
+            let synthesizer = self.synthesizer
+            lastSpeech = Task {
+                await previous?.value
+                await synthesizer.speak(instruction)
+            }
+        }
+    }
+
+    private func emit(_ event: Event) {
+        onEvent?(event)
+        for continuation in continuations.values { continuation.yield(event) }
+    }
+}
+
+/// Real prompt lengths as the synthesizer reported them, with an estimate for the others.
+final class DurationCache: Sendable {
+    private let known = Mutex<[String: Double]>([:])
+    private let estimate: @Sendable (SpokenInstruction) -> Double
+
+    init(estimate: @escaping @Sendable (SpokenInstruction) -> Double) { self.estimate = estimate }
+
+    private func key(_ instruction: SpokenInstruction) -> String {
+        (instruction.ssml ?? "") + "\u{1}" + instruction.text
+    }
+
+    func contains(_ instruction: SpokenInstruction) -> Bool { known.withLock { $0[key(instruction)] != nil } }
+
+    func store(_ seconds: Double, for instruction: SpokenInstruction) {
+        known.withLock { $0[key(instruction)] = seconds }
+    }
+
+    func duration(of instruction: SpokenInstruction) -> Double {
+        known.withLock { $0[key(instruction)] } ?? estimate(instruction)
+    }
+}

@@ -1,0 +1,49 @@
+import Foundation
+import VoiceGuidance
+import VoiceGuidanceTesting
+
+/// Shared helpers for the routing and scheduling suites.
+enum RoutingSupport {
+    /// `Voices/phrases` of this package.
+    static var phrasesFolder: URL {
+        SharedFixtures.packageRoot().appendingPathComponent("Voices/phrases", isDirectory: true)
+    }
+
+    static func builder(_ language: String = "en", units: UnitSystem = .metric) throws -> PhraseBuilder {
+        PhraseBuilder(book: try PhraseBook.load(directory: phrasesFolder, language: language), units: units)
+    }
+
+    /// A duration estimate close to eSpeak NG at its default rate: 0.065 s per character plus 0.15 s.
+    static func estimate(_ instruction: SpokenInstruction) -> Double {
+        0.15 + 0.065 * Double(instruction.text.count)
+    }
+
+    static func fixtureRoutes() throws -> [(name: String, route: Route)] {
+        try SharedFixtures.directionsFiles().map {
+            ($0.lastPathComponent, try Route.decode(from: Data(contentsOf: $0)))
+        }
+    }
+
+    /// A straight test route: each entry is (maneuver type, modifier, length of the step before it).
+    static func route(
+        _ maneuvers: [(ManeuverType, ManeuverModifier?, Double)], speed: Double = 13.9, names: Bool = true,
+        exits: [Int?]? = nil
+    ) -> Route {
+        var steps: [RouteStep] = []
+        var lengths = maneuvers.map(\.2)
+        lengths.append(0)
+        var types: [(ManeuverType, ManeuverModifier?)] = [(.depart, nil)]
+        types += maneuvers.map { ($0.0, $0.1) }
+        for (index, (type, modifier)) in types.enumerated() {
+            let length = lengths[index]
+            let exit = index > 0 ? exits?[index - 1] : nil
+            steps.append(
+                RouteStep(
+                    maneuver: Maneuver(
+                        type: type, modifier: modifier, exit: exit, location: [0, Double(index) * 0.01],
+                        bearingAfter: 90),
+                    name: names ? "Road \(index)" : "", distance: length, duration: length / speed))
+        }
+        return Route(legs: [RouteLeg(steps: steps)])
+    }
+}

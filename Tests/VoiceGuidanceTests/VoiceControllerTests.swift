@@ -1,0 +1,211 @@
+import Foundation
+import Synchronization
+import Testing
+import VoiceGuidance
+import VoiceGuidanceTesting
+
+/// Events collected from a callback.
+final class EventLog: Sendable {
+    private let store = Mutex<[VoiceController.Event]>([])
+    func append(_ event: VoiceController.Event) { store.withLock { $0.append(event) } }
+    var events: [VoiceController.Event] { store.withLock { $0 } }
+}
+
+/// Drives a VoiceController along a one-leg test route with a manual clock.
+struct ControllerDrive {
+    let controller: VoiceController
+    let synthesizer = RecordingSynthesizer()
+    let clock = ManualClock()
+    let route: Route
+    let log = EventLog()
+    var position = 0.0
+
+    init(_ route: Route) throws {
+        self.route = route
+        controller = VoiceController(
+            route: route, synthesizer: synthesizer, phrases: try RoutingSupport.builder(), clock: clock,
+            usesServerInstructions: false)
+    }
+
+    func startLogging() async {
+        let log = self.log
+        await controller.setOnEvent { event in log.append(event) }
+    }
+
+    var events: [VoiceController.Event] { log.events }
+
+    mutating func drive(speed: Double, until: Double) async {
+        var starts: [Double] = [0]
+        for step in route.legs[0].steps { starts.append(starts.last! + step.distance) }
+        while position + speed <= until {
+            clock.advance(by: 1)
+            position += speed
+            var index = 0
+            while index + 2 < starts.count && position >= starts[index + 1] { index += 1 }
+            await controller.update(
+                RouteProgress(
+                    time: clock.now, legIndex: 0, stepIndex: index,
+                    distanceRemaining: starts[index + 1] - position,
+                    speed: speed))
+        }
+        await controller.waitUntilIdle()
+    }
+}
+
+@Suite struct VoiceControllerTests {
+    static let route = RoutingSupport.route([
+        (.turn, .left, 1500), (.turn, .right, 1500), (.arrive, .left, 800),
+    ])
+
+    @Test func speaksTheDriveInOrderAndPreparesAhead() async throws {
+        var drive = try ControllerDrive(Self.route)
+        await drive.drive(speed: 13.9, until: 3790)
+        #expect(
+            drive.synthesizer.spokenTexts == [
+                "Head east on Road 0", "In 250 meters, turn left onto Road 1", "Turn left onto Road 1",
+                "Continue on Road 1 for 1.5 kilometers", "In 250 meters, turn right onto Road 2",
+                "Turn right onto Road 2", "Continue on Road 2 for 800 meters",
+                "In 250 meters, you will arrive at your destination",
+                "Your destination is ahead on your left",
+            ])
+        let calls = drive.synthesizer.calls
+        let firstPrepare = try #require(calls.firstIndex { if case .prepare = $0 { true } else { false } })
+        let firstSpeak = try #require(calls.firstIndex { if case .speak = $0 { true } else { false } })
+        #expect(firstPrepare < firstSpeak)
+        #expect(calls.contains(.duration("Turn left onto Road 1")))
+    }
+
+    @Test func muteMidStepAdvancesWithoutBacklog() async throws {
+        var drive = try ControllerDrive(Self.route)
+        await drive.startLogging()
+        await drive.drive(speed: 13.9, until: 1100)
+        await drive.controller.mute()
+        #expect(drive.synthesizer.calls.last == .interrupt, "mute cuts at once")
+        await drive.drive(speed: 13.9, until: 1700)  // approach and final of step 1 fall while muted
+        let spokenWhileMuted = drive.synthesizer.spokenTexts
+        await drive.controller.unmute()
+        await drive.drive(speed: 13.9, until: 3100)
+        let after = Array(drive.synthesizer.spokenTexts.dropFirst(spokenWhileMuted.count))
+        #expect(!after.contains("Turn left onto Road 1"), "no backlog on unmute")
+        #expect(after.contains("Turn right onto Road 2"))
+        let suppressed = drive.events.filter { if case .suppressed(_, .muted) = $0 { true } else { false } }
+        #expect(suppressed.count >= 2)
+    }
+
+    @Test func overrideReplacesAndSuppresses() async throws {
+        var drive = try ControllerDrive(Self.route)
+        await drive.startLogging()
+        await drive.controller.setWillSpeak { prompt in
+            if prompt.tier == .approach { return .suppress }
+            if prompt.tier == .final {
+                return .replace(SpokenInstruction(text: "Now: " + prompt.instruction.text))
+            }
+            return .keep
+        }
+        await drive.drive(speed: 13.9, until: 2000)
+        let texts = drive.synthesizer.spokenTexts
+        #expect(
+            texts == [
+                "Head east on Road 0", "Now: Turn left onto Road 1", "Continue on Road 1 for 1.5 kilometers",
+            ])
+        #expect(
+            drive.events.contains {
+                if case .suppressed(let p, .override) = $0 { p.tier == .approach } else { false }
+            })
+        #expect(
+            drive.events.contains { if case .replaced(let p, _) = $0 { p.tier == .final } else { false } })
+    }
+
+    @Test func alertsOnlySpeaksOnlyAppPrompts() async throws {
+        var drive = try ControllerDrive(Self.route)
+        await drive.controller.setMode(.alertsOnly)
+        await drive.drive(speed: 13.9, until: 500)
+        await drive.controller.announce(SpokenInstruction(text: "Speed camera ahead"))
+        await drive.drive(speed: 13.9, until: 2000)
+        #expect(drive.synthesizer.spokenTexts == ["Speed camera ahead"])
+    }
+
+    @Test func injectedAlertDuringAFinalWaitsAndIsSpokenAfter() async throws {
+        var drive = try ControllerDrive(Self.route)
+        await drive.startLogging()
+        while !drive.synthesizer.spokenTexts.contains("Turn left onto Road 1") {
+            await drive.drive(speed: 13.9, until: drive.position + 13.9)
+        }
+        await drive.controller.announce(SpokenInstruction(text: "Speed camera ahead"), priority: .high)
+        #expect(drive.synthesizer.spokenTexts.last == "Turn left onto Road 1")
+        await drive.drive(speed: 13.9, until: drive.position + 100)
+        let texts = drive.synthesizer.spokenTexts
+        #expect(
+            texts.firstIndex(of: "Speed camera ahead")! == texts.firstIndex(of: "Turn left onto Road 1")! + 1)
+        #expect(!drive.synthesizer.calls.contains(.interrupt))
+    }
+
+    @Test func finalInterruptsTheApproachThroughTheSynthesizer() async throws {
+        var drive = try ControllerDrive(RoutingSupport.route([(.turn, .left, 1200), (.arrive, nil, 800)]))
+        await drive.startLogging()
+        while !drive.synthesizer.spokenTexts.contains(where: { $0.hasPrefix("In ") }) {
+            await drive.drive(speed: 8, until: drive.position + 8)
+        }
+        await drive.drive(speed: 45, until: 1400)
+        let calls = drive.synthesizer.calls
+        let interrupt = try #require(calls.firstIndex(of: .interrupt))
+        #expect(calls[interrupt + 1] == .speak("Turn left"), "short wording: little time left")
+        #expect(
+            drive.events.contains { if case .interrupted(let p) = $0 { p.tier == .approach } else { false } })
+    }
+
+    @Test func repeatGivesAFreshDistance() async throws {
+        var drive = try ControllerDrive(Self.route)
+        await drive.drive(speed: 13.9, until: 700)
+        await drive.controller.repeatInstruction()
+        await drive.controller.waitUntilIdle()
+        #expect(drive.synthesizer.spokenTexts.last == "In 800 meters, turn left onto Road 1")
+    }
+
+    @Test func rerouteMidPromptDoesNotRepeatOrSayDepart() async throws {
+        var drive = try ControllerDrive(Self.route)
+        await drive.startLogging()
+        await drive.drive(speed: 13.9, until: 1320)  // approach of step 1 just said
+        #expect(drive.synthesizer.spokenTexts.last == "In 250 meters, turn left onto Road 1")
+        var newRoute = RoutingSupport.route([(.turn, .left, 180), (.arrive, nil, 800)])
+        newRoute.legs[0].steps[1].maneuver.location = Self.route.legs[0].steps[1].maneuver.location
+        await drive.controller.reroute(to: newRoute)
+        let starts = [0.0, 180, 980]
+        var position = 0.0
+        for _ in 0..<30 {
+            drive.clock.advance(by: 1)
+            position += 13.9
+            let index = position >= starts[1] ? 1 : 0
+            await drive.controller.update(
+                RouteProgress(
+                    time: drive.clock.now, legIndex: 0, stepIndex: index,
+                    distanceRemaining: starts[index + 1] - position, speed: 13.9))
+        }
+        await drive.controller.waitUntilIdle()
+        let texts = drive.synthesizer.spokenTexts
+        #expect(
+            texts.filter { $0.hasPrefix("In ") && $0.hasSuffix("turn left onto Road 1") }.count == 1,
+            "\(texts)")
+        #expect(texts.filter { $0 == "Turn left onto Road 1" }.count == 1)
+        #expect(texts.filter { $0.hasPrefix("Head") }.count == 1, "only the first route's depart")
+        #expect(drive.events.contains(.rerouted))
+    }
+
+    @Test func eventsStreamCarriesEveryDecision() async throws {
+        var drive = try ControllerDrive(Self.route)
+        let stream = await drive.controller.events()
+        await drive.drive(speed: 13.9, until: 1600)
+        var spoke = 0
+        var decided = 0
+        for await event in stream {
+            switch event {
+            case .spoke: spoke += 1
+            case .decided: decided += 1
+            default: break
+            }
+            if spoke == drive.synthesizer.spokenTexts.count { break }
+        }
+        #expect(spoke == 4)
+        #expect(decided >= 3)
+    }
+}
