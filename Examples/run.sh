@@ -18,10 +18,10 @@ for line in sys.stdin:
 
 route=Examples/routes/airport-cargo.json
 echo
-echo "== Driving $route at 50 km/h"
+echo "== Driving $route at each step's routed speed"
 if "$voiceguide" devices --check >/dev/null 2>&1; then
-    "$voiceguide" drive "$route" --speed 50km/h --play --speedup 8
+    "$voiceguide" drive "$route" --speed route --play --speedup 8
 else
     echo "(no audio device opens here: writing the drive's audio to $out/drive.wav instead)"
-    "$voiceguide" drive "$route" --speed 50km/h --output "$out/drive.wav"
+    "$voiceguide" drive "$route" --speed route --output "$out/drive.wav"
 fi

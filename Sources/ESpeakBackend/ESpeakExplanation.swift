@@ -59,19 +59,24 @@ extension ESpeakRenderer {
                     SegmentExplanation(
                         kind: .pause, written: "", input: "", isCompressed: false, seconds: pause.seconds))
             case .mark(let name):
-                segments.append(SegmentExplanation(kind: .mark, written: name, input: "", isCompressed: false))
+                segments.append(
+                    SegmentExplanation(kind: .mark, written: name, input: "", isCompressed: false))
             case .text(let text):
                 let (voiceName, voiceWarnings) = resolver.voiceName(for: text, profile: voice)
                 let settings = ESpeakSegmentSettings(
                     segment: text, profile: voice, voiceName: voiceName, voiceWarnings: voiceWarnings)
-                for warning in settings.warnings where !warnings.contains(warning) { warnings.append(warning) }
+                for warning in settings.warnings where !warnings.contains(warning) {
+                    warnings.append(warning)
+                }
                 var written = text.text
                 if let originals, case .text(let original) = originals[index] { written = original.text }
                 let kind: SegmentExplanation.Kind =
-                    text.sayAs?.interpretAs == .expletive ? .beep : settings.isPhonemeInput ? .phonemes : .text
+                    text.sayAs?.interpretAs == .expletive
+                    ? .beep : settings.isPhonemeInput ? .phonemes : .text
                 let ipa: String?
                 if settings.isPhonemeInput, let spec = text.phoneme {
-                    ipa = spec.alphabet == .ipa ? spec.symbols : try? IPAConverter.ipa(fromXSAMPA: spec.symbols)
+                    ipa =
+                        spec.alphabet == .ipa ? spec.symbols : try? IPAConverter.ipa(fromXSAMPA: spec.symbols)
                 } else {
                     ipa = try phonemes(of: settings.input, voiceName: settings.voiceName)
                 }

@@ -119,7 +119,8 @@ public final class ESpeakRenderer: SpeechRenderer {
                     trace.append(SegmentTrace(text: text.text, settings: settings))
                     let keepTail = Self.nextIsText(segments, after: index)
                     let effect: RenderOutput.Effect =
-                        text.sayAs?.interpretAs == .expletive ? .beep : text.isCompressed ? .compressed : .none
+                        text.sayAs?.interpretAs == .expletive
+                        ? .beep : text.isCompressed ? .compressed : .none
                     try speak(
                         settings, written: text.text, effect: effect, output: output, warnings: &warnings,
                         profileVoice: resolver.profileVoiceName(voice))

@@ -132,7 +132,8 @@ final class RenderOutput {
             emitAudio(samples)
         case .compressed:
             var compressed = samples
-            DynamicRangeCompressor.speech.process(&compressed, sampleRate: sampleRate, state: &compressorState)
+            DynamicRangeCompressor.speech.process(
+                &compressed, sampleRate: sampleRate, state: &compressorState)
             emitAudio(compressed)
         case .beep:
             beeped.append(contentsOf: samples)

@@ -22,7 +22,8 @@ public struct CommandRunner: Sendable {
             folder = folder.deletingLastPathComponent()
         }
         candidates.append(SharedFixtures.packageRoot().appendingPathComponent(".build/debug/\(product)"))
-        guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
+        guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) })
+        else {
             throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: product])
         }
         executable = found
@@ -68,7 +69,8 @@ public struct CommandRunner: Sendable {
 
     /// A fresh temporary folder, removed by the caller.
     public static func temporaryFolder() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("voiceguide-\(UUID().uuidString)")
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "voiceguide-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
     }

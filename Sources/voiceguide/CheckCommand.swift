@@ -38,9 +38,11 @@ enum CheckCommand: Command {
                 let utterance = try parser.parse(data: data)
                 for warning in utterance.warnings {
                     let element = warning.element.map { "<\($0)>: " } ?? ""
-                    print("\(UtteranceReader.located(name, warning.location)) warning: \(element)\(warning.message)")
+                    print(
+                        "\(UtteranceReader.located(name, warning.location)) warning: \(element)\(warning.message)"
+                    )
                 }
-            } catch let error as SSMLError {
+            } catch {
                 print("\(UtteranceReader.located(name, error.location)) error: \(error.message)")
                 failed += 1
             }

@@ -88,7 +88,9 @@ struct CommandLineArguments {
         for name in names { if let found = try option(name) { value = found } }
         guard let value else { return nil }
         guard let number = Double(value), number.isFinite, range.contains(number) else {
-            throw UsageError("\(names[0]) must be a number from \(range.lowerBound) to \(range.upperBound), not '\(value)'")
+            throw UsageError(
+                "\(names[0]) must be a number from \(range.lowerBound) to \(range.upperBound), not '\(value)'"
+            )
         }
         return number
     }

@@ -31,7 +31,8 @@ enum DevicesCommand: Command {
                 print("\(device): opens")
                 return ExitStatus.success
             } catch {
-                throw CommandFailure("\(error)\n  \(Engines.deviceAdvice(device))", status: ExitStatus.unavailable)
+                throw CommandFailure(
+                    "\(error)\n  \(Engines.deviceAdvice(device))", status: ExitStatus.unavailable)
             }
         }
         let devices: [ALSADevice]

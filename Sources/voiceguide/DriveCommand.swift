@@ -97,7 +97,9 @@ enum DriveCommand: Command {
             break
         }
         guard let value = Double(number), value.isFinite, value > 0, value * factor <= 100 else {
-            throw UsageError("--speed must be a positive speed like 50km/h, 30mph or 14m/s (at most 360 km/h), or 'route'; not '\(text)'")
+            throw UsageError(
+                "--speed must be a positive speed like 50km/h, 30mph or 14m/s (at most 360 km/h), or 'route'; not '\(text)'"
+            )
         }
         return .constant(value * factor)
     }
@@ -120,7 +122,8 @@ enum DriveCommand: Command {
                 String(format: "%3d:%04.1f ", minutes, seconds) + String(prompt.leg).padded(3) + " "
                     + String(prompt.step).padded(4) + " " + maneuver.padded(22) + " "
                     + prompt.tier.rawValue.padded(9) + " " + String(format: "%6.0f m ", prompt.distanceM)
-                    + String(format: "%5.1f ", prompt.speedMps * 3.6) + String(format: "%4.1fs ", prompt.durationS)
+                    + String(format: "%5.1f ", prompt.speedMps * 3.6)
+                    + String(format: "%4.1fs ", prompt.durationS)
                     + String(format: "%8.1f s  ", prompt.endsBeforeManeuverS) + prompt.text)
         }
         let summary = timeline.summary

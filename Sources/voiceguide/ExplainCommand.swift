@@ -48,7 +48,8 @@ enum ExplainCommand: Command {
             case .mark:
                 print("\(number) mark \"\(segment.written)\"")
             case .text, .phonemes, .beep:
-                var parameters = "voice \(segment.voice ?? "?"), \(segment.rate ?? 0) wpm, pitch \(segment.pitch ?? 0)"
+                var parameters =
+                    "voice \(segment.voice ?? "?"), \(segment.rate ?? 0) wpm, pitch \(segment.pitch ?? 0)"
                 if let gain = segment.gainDB, gain != 0 { parameters += String(format: ", %+.1f dB", gain) }
                 if segment.isCompressed { parameters += ", compressed" }
                 print("\(number) \(segment.kind.rawValue) [\(parameters)]")

@@ -29,7 +29,8 @@ struct Input {
         if looksLikePath(argument) {
             throw CommandFailure("no such file: \(argument)", status: ExitStatus.noInput)
         }
-        return Input(displayName: "\"\(argument.prefix(40))\"", stem: slug(argument), data: Data(argument.utf8))
+        return Input(
+            displayName: "\"\(argument.prefix(40))\"", stem: slug(argument), data: Data(argument.utf8))
     }
 
     /// True for arguments that can only be meant as a file (`x.ssml`, `dir/x`), not as text.
@@ -92,8 +93,9 @@ struct UtteranceReader {
         case .ssml, .automatic:
             do {
                 return try parser.parse(data: input.data)
-            } catch let error as SSMLError {
-                throw CommandFailure("\(Self.located(input.displayName, error.location)) error: \(error.message)")
+            } catch {
+                throw CommandFailure(
+                    "\(Self.located(input.displayName, error.location)) error: \(error.message)")
             }
         }
     }

@@ -24,7 +24,8 @@ final class PromptAudio {
             do {
                 return try parser.parse(ssml)
             } catch {
-                Console.error("warning: SSML of \"\(instruction.text)\" does not parse (\(error)); speaking its text")
+                Console.error(
+                    "warning: SSML of \"\(instruction.text)\" does not parse (\(error)); speaking its text")
             }
         }
         return Utterance(text: instruction.text)

@@ -33,7 +33,9 @@ enum RenderCommand: Command {
         let json = arguments.flag("--json")
         let inputs = try arguments.positionals()
         guard !inputs.isEmpty else { throw UsageError("nothing to render: give a FILE, - or a string") }
-        if output != nil, inputs.count > 1 { throw UsageError("-o takes one input; use --out-dir for several") }
+        if output != nil, inputs.count > 1 {
+            throw UsageError("-o takes one input; use --out-dir for several")
+        }
         if output != nil, outDir != nil { throw UsageError("-o and --out-dir cannot be used together") }
 
         let folder = URL(fileURLWithPath: outDir ?? ".", isDirectory: true)

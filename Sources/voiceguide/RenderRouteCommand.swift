@@ -70,7 +70,9 @@ enum RenderRouteCommand: Command {
         if let jobFile = try arguments.option("--worker") {
             return try runWorker(jobFile: jobFile, voice: voice)
         }
-        guard let outDir = try arguments.option("--out-dir") else { throw UsageError("--out-dir DIR is required") }
+        guard let outDir = try arguments.option("--out-dir") else {
+            throw UsageError("--out-dir DIR is required")
+        }
         let jobs = Int(try arguments.number("--jobs", in: 1...64) ?? 1)
         let quiet = arguments.flag("--quiet")
         let files = try arguments.positionals()
@@ -89,7 +91,8 @@ enum RenderRouteCommand: Command {
 
         // Keep what an earlier run rendered with the same key; render the rest.
         let manifestURL = folder.appendingPathComponent("manifest.json")
-        let previous = (try? JSONDecoder().decode(Manifest.self, from: Data(contentsOf: manifestURL)))?.prompts ?? []
+        let previous =
+            (try? JSONDecoder().decode(Manifest.self, from: Data(contentsOf: manifestURL)))?.prompts ?? []
         var done: [Int: Entry] = [:]
         var todo: [Job] = []
         for job in all {
@@ -148,7 +151,8 @@ enum RenderRouteCommand: Command {
                 for instruction in step.voiceInstructions {
                     // A step's instructions announce the maneuver at the next step's start.
                     let announced = min(stepIndex + 1, leg.steps.count - 1)
-                    found.append((legIndex, announced, instruction.announcement, instruction.ssmlAnnouncement))
+                    found.append(
+                        (legIndex, announced, instruction.announcement, instruction.ssmlAnnouncement))
                 }
             }
         }
@@ -168,19 +172,22 @@ enum RenderRouteCommand: Command {
             let file = String(format: "%03d-leg%d-step%02d.wav", index + 1, prompt.leg, prompt.step)
             let key = fnv1a(Data("v1|".utf8) + voiceData + Data("|\(prompt.ssml ?? "")|\(prompt.text)".utf8))
             return Job(
-                index: index, leg: prompt.leg, step: prompt.step, text: prompt.text, ssml: prompt.ssml, file: file,
+                index: index, leg: prompt.leg, step: prompt.step, text: prompt.text, ssml: prompt.ssml,
+                file: file,
                 key: key)
         }
     }
 
     /// Renders one prompt to its WAV file (atomically).
-    static func render(_ job: Job, renderer: ESpeakRenderer, voice: VoiceProfile, folder: URL) throws -> Entry {
+    static func render(_ job: Job, renderer: ESpeakRenderer, voice: VoiceProfile, folder: URL) throws -> Entry
+    {
         let audio = PromptAudio(renderer: renderer, voice: voice)
         let rendered = try audio.audio(for: SpokenInstruction(text: job.text, ssml: job.ssml))
         try WAVFile.write(rendered, to: folder.appendingPathComponent(job.file))
         return Entry(
             file: job.file, leg: job.leg, step: job.step, text: job.text, ssml: job.ssml,
-            durationS: (rendered.duration * 1000).rounded() / 1000, samples: rendered.samples.count, key: job.key)
+            durationS: (rendered.duration * 1000).rounded() / 1000, samples: rendered.samples.count,
+            key: job.key)
     }
 
     /// Worker mode (`--worker JOBS.json`): render the jobs, print one JSON result per line.
@@ -252,7 +259,9 @@ enum RenderRouteCommand: Command {
                     while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
                         let line = buffer[buffer.startIndex..<newline]
                         buffer.removeSubrange(buffer.startIndex...newline)
-                        guard let result = try? JSONDecoder().decode(WorkerResult.self, from: line) else { continue }
+                        guard let result = try? JSONDecoder().decode(WorkerResult.self, from: line) else {
+                            continue
+                        }
                         let outcome: Result<Entry, WorkerError> =
                             result.entry.map { .success($0) }
                             ?? .failure(WorkerError(message: result.error ?? "worker failed"))
@@ -268,7 +277,8 @@ enum RenderRouteCommand: Command {
         var collected = results.withLock { $0 }
         let finished = Set(collected.map(\.0))
         for job in jobs where !finished.contains(job.index) {
-            collected.append((job.index, .failure(WorkerError(message: "\(job.file): the worker process ended early"))))
+            collected.append(
+                (job.index, .failure(WorkerError(message: "\(job.file): the worker process ended early"))))
         }
         return collected
     }

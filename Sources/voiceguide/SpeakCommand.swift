@@ -44,9 +44,10 @@ enum SpeakCommand: Command {
 
         let sink: any AudioSink =
             output.map { WAVFileSink(url: URL(fileURLWithPath: $0)) } ?? ALSASink(device: device)
+        var parse: SpeechSynthesizer.SSMLParsing?
+        if reader.mode != .text { parse = { @Sendable text in try SSMLParser().parse(text) } }
         let synthesizer = SpeechSynthesizer(
-            renderer: renderer, sink: sink, voice: voice, voices: catalog.profiles,
-            parseSSML: reader.mode == .text ? nil : { try SSMLParser().parse($0) })
+            renderer: renderer, sink: sink, voice: voice, voices: catalog.profiles, parseSSML: parse)
         synthesizer.volumeDB = volume
         let events = synthesizer.events()
         await synthesizer.speak(instruction)

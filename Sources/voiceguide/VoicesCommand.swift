@@ -27,7 +27,9 @@ enum VoicesCommand: Command {
                             "variant": $0.variant ?? NSNull(), "rate": $0.rate, "units": $0.units.rawValue,
                         ] as [String: Any]
                     },
-                    "espeak_voices": installed.map { ["name": $0.name, "identifier": $0.identifier, "languages": $0.languages] },
+                    "espeak_voices": installed.map {
+                        ["name": $0.name, "identifier": $0.identifier, "languages": $0.languages]
+                    },
                 ]))
             return ExitStatus.success
         }
@@ -36,14 +38,18 @@ enum VoicesCommand: Command {
         for profile in catalog.profiles {
             let voice = profile.espeakVoice + (profile.variant.map { "+\($0)" } ?? "")
             print(
-                "  " + [
-                    profile.id.padded(7), profile.locale.padded(7), voice.padded(13), String(profile.rate).padded(5),
-                    profile.units.rawValue,
-                ].joined(separator: " "))
+                "  "
+                    + [
+                        profile.id.padded(7), profile.locale.padded(7), voice.padded(13),
+                        String(profile.rate).padded(5),
+                        profile.units.rawValue,
+                    ].joined(separator: " "))
         }
         print("\neSpeak NG voices installed (\(installed.count)):")
         for voice in installed {
-            print("  " + voice.identifier.padded(24) + " " + voice.languages.joined(separator: ",").padded(10) + " " + voice.name)
+            print(
+                "  " + voice.identifier.padded(24) + " " + voice.languages.joined(separator: ",").padded(10)
+                    + " " + voice.name)
         }
         return ExitStatus.success
     }

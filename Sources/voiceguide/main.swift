@@ -1,7 +1,7 @@
 import Foundation
 
 /// A `voiceguide` subcommand.
-protocol Command {
+@MainActor protocol Command {
     static var name: String { get }
     static var summary: String { get }
     static var usage: String { get }
@@ -9,21 +9,24 @@ protocol Command {
     static func run(_ arguments: inout CommandLineArguments) async throws -> Int32
 }
 
+/// Every subcommand, in the order `--help` lists them.
 let commands: [any Command.Type] = [
     SpeakCommand.self, RenderCommand.self, RenderRouteCommand.self, DriveCommand.self,
     CheckCommand.self, ExplainCommand.self, VoicesCommand.self, DevicesCommand.self,
 ]
 
-func mainUsage() -> String {
-    var text = "usage: voiceguide COMMAND [OPTIONS] …\n\nSpeaks turn-by-turn navigation prompts with eSpeak NG.\n\ncommands:\n"
+@MainActor func mainUsage() -> String {
+    var text =
+        "usage: voiceguide COMMAND [OPTIONS] …\n\nSpeaks turn-by-turn navigation prompts with eSpeak NG.\n\ncommands:\n"
     for command in commands {
-        text += "  " + command.name.padding(toLength: 14, withPad: " ", startingAt: 0) + command.summary + "\n"
+        text +=
+            "  " + command.name.padding(toLength: 14, withPad: " ", startingAt: 0) + command.summary + "\n"
     }
     text += "\n'voiceguide COMMAND --help' shows a command's options."
     return text
 }
 
-func runMain() async -> Int32 {
+@MainActor func runMain() async -> Int32 {
     var arguments = Array(CommandLine.arguments.dropFirst())
     guard let name = arguments.first else {
         Console.error(mainUsage())
@@ -57,5 +60,4 @@ func runMain() async -> Int32 {
     }
 }
 
-setvbuf(stdout, nil, _IOLBF, 0)
 exit(await runMain())

@@ -74,7 +74,8 @@ import VoiceGuidanceTesting
     }
 
     @Test(arguments: [
-        ["render"], ["render", "--bogus", "x"], ["render", "-o", "a.wav", "one", "two"], ["render", "--ssml", "--text", "x"],
+        ["render"], ["render", "--bogus", "x"], ["render", "-o", "a.wav", "one", "two"],
+        ["render", "--ssml", "--text", "x"],
         ["nosuchcommand"], [],
     ])
     func usageErrorsExit64(_ arguments: [String]) throws {
@@ -118,8 +119,10 @@ import VoiceGuidanceTesting
 
     @Test func samplesAllParse() throws {
         let folder = SharedFixtures.packageRoot().appendingPathComponent("ssml-samples")
-        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".ssml") }
-            .map { folder.appendingPathComponent($0).path }
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter {
+            $0.hasSuffix(".ssml")
+        }
+        .map { folder.appendingPathComponent($0).path }
         #expect(files.count >= 20)
         let result = try cli.run(["check"] + files)
         #expect(result.status == 0, "\(result.stdout)")
@@ -130,9 +133,13 @@ import VoiceGuidanceTesting
     @Test func listsProfilesAndInstalledVoices() throws {
         let result = try CommandRunner().run(["voices", "--json"])
         #expect(result.status == 0, "\(result.stderr)")
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         let profiles = try #require(object["profiles"] as? [[String: Any]])
-        #expect(Set(profiles.compactMap { $0["id"] as? String }).isSuperset(of: ["en-US", "en-GB", "fr-FR", "de-DE", "es-ES"]))
+        #expect(
+            Set(profiles.compactMap { $0["id"] as? String }).isSuperset(of: [
+                "en-US", "en-GB", "fr-FR", "de-DE", "es-ES",
+            ]))
         let installed = try #require(object["espeak_voices"] as? [[String: Any]])
         #expect(installed.count > 50)
     }
