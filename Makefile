@@ -29,7 +29,7 @@ format:
 ## test: lint, build, and run every test suite.
 test: setup lint
 	$(SWIFT) build --build-tests
-	VOICEGUIDE_SHARED=$(abspath $(SHARED)) $(SWIFT) test --skip-build
+	VOICEGUIDE_SHARED=$(abspath $(SHARED)) $(SWIFT) test --skip-build --no-parallel
 
 ## test-tsan: the synthesizer suites under Thread Sanitizer.
 test-tsan: setup

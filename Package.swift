@@ -40,7 +40,7 @@ let package = Package(
             swiftSettings: strict),
         .executableTarget(
             name: "voiceguide-bench",
-            dependencies: ["VoiceGuidance", "ESpeakBackend", "ALSABackend", "CEspeakNG"],
+            dependencies: ["VoiceGuidance", "VoiceGuidanceTesting", "ESpeakBackend", "ALSABackend", "CEspeakNG"],
             swiftSettings: strict),
 
         .testTarget(
