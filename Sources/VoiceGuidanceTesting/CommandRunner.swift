@@ -39,6 +39,9 @@ public struct CommandRunner: Sendable {
         process.currentDirectoryURL = directory ?? SharedFixtures.packageRoot()
         var env = ProcessInfo.processInfo.environment
         env["VOICEGUIDE_VOICES"] = SharedFixtures.packageRoot().appendingPathComponent("Voices").path
+        // The ALSA tests of this process point ALSA at a test configuration; a user's program
+        // sees the system's own.
+        env["ALSA_CONFIG_PATH"] = nil
         for (key, value) in environment { env[key] = value }
         process.environment = env
         let out = Pipe()

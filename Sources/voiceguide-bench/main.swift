@@ -7,6 +7,13 @@ import VoiceGuidanceTesting
 // `make bench`: every performance figure the issues ask for, as ratios against raw libespeak-ng
 // (or espeak-ng processes) measured in the same run, and latencies as distributions.
 
+/// The sections to run: all, or those listed in `$VOICEGUIDE_BENCH` (for example `1,3`).
+let sections = Set(
+    (ProcessInfo.processInfo.environment["VOICEGUIDE_BENCH"] ?? "1,2,3,4,5").split(separator: ",").compactMap
+    {
+        Int($0.trimmingCharacters(in: .whitespaces))
+    })
+
 let binFolder = Bundle.main.executableURL!.deletingLastPathComponent()
 let voiceguide = binFolder.appendingPathComponent("voiceguide").path
 let voicesFolder = SharedFixtures.packageRoot().appendingPathComponent("Voices")
@@ -30,80 +37,6 @@ print(
         + ((try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?.split(separator: " ").prefix(3)
             .joined(separator: " ") ?? "?"))
 
-// MARK: 1. Rendering against raw libespeak-ng, per utterance, in this process.
-
-print("\n1. Rendering the corpus (parse + normalise + render + DSP) against raw libespeak-ng synthesis")
-for entry in corpus.prefix(30) {
-    _ = try renderer.render(entry.utterance, voice: voice)
-    RawESpeak.prepare(voice: voice.espeakVoice, rate: voice.rate)
-    _ = RawESpeak.synthesize(entry.utterance.plainText)
-}
-let rounds = 3
-var ours = [Double](repeating: .infinity, count: corpus.count)
-var raw = [Double](repeating: .infinity, count: corpus.count)
-var unnormalised = [Double](repeating: .infinity, count: corpus.count)
-for round in 0..<rounds {
-    for (index, entry) in corpus.enumerated() {
-        func timeOurs() throws {
-            let seconds = try Statistics.time {
-                let utterance = try parser.parse(entry.ssml)
-                _ = try renderer.render(utterance, voice: voice) { _ in .continue }
-            }
-            ours[index] = min(ours[index], seconds)
-        }
-        func timeRaw() {
-            let seconds = Statistics.time {
-                RawESpeak.prepare(voice: voice.espeakVoice, rate: voice.rate)
-                _ = RawESpeak.synthesize(entry.utterance.plainText)
-            }
-            raw[index] = min(raw[index], seconds)
-        }
-        func timePlain() throws {
-            let seconds = try Statistics.time {
-                let utterance = try parser.parse(entry.ssml)
-                _ = try plainRenderer.render(utterance, voice: voice) { _ in .continue }
-            }
-            unnormalised[index] = min(unnormalised[index], seconds)
-        }
-        // Alternate the order so drift in machine load falls on both sides.
-        if (round + index) % 2 == 0 {
-            try timeOurs()
-            timeRaw()
-            try timePlain()
-        } else {
-            timeRaw()
-            try timePlain()
-            try timeOurs()
-        }
-    }
-}
-let ratio = ours.reduce(0, +) / raw.reduce(0, +)
-report(
-    "our time / raw libespeak-ng time (sum of per-prompt best of \(rounds))", String(format: "%.3f×", ratio),
-    goal: "≤ 1.05×", met: ratio <= 1.05)
-report("per-prompt ratio, median", String(format: "%.3f×", Statistics.median(zip(ours, raw).map { $0 / $1 })))
-report(
-    "our render latency p50 / p99",
-    "\(Statistics.ms(Statistics.percentile(ours, 50))) / \(Statistics.ms(Statistics.percentile(ours, 99)))")
-report(
-    "raw libespeak-ng latency p50 / p99",
-    "\(Statistics.ms(Statistics.percentile(raw, 50))) / \(Statistics.ms(Statistics.percentile(raw, 99)))")
-let normalisationRatio = ours.reduce(0, +) / unnormalised.reduce(0, +)
-report(
-    "with normalisation / without (same renderer)", String(format: "%.3f×", normalisationRatio),
-    goal: "≤ 1.05×", met: normalisationRatio <= 1.05)
-var normaliseTimes: [Double] = []
-let normalizer = TextNormalizer(language: voice.locale)
-for entry in corpus {
-    normaliseTimes.append(Statistics.time { _ = normalizer.normalize(entry.utterance) })
-}
-report(
-    "TextNormalizer alone per prompt p50 / p99",
-    "\(Statistics.us(Statistics.percentile(normaliseTimes, 50))) / \(Statistics.us(Statistics.percentile(normaliseTimes, 99)))"
-)
-
-// MARK: 2. Batch CLI rendering against one espeak-ng process per string.
-
 func run(_ executable: String, _ arguments: [String]) throws -> Int32 {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
@@ -122,200 +55,319 @@ let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("voi
 try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
 defer { try? FileManager.default.removeItem(at: scratch) }
 
-print("\n2. `voiceguide render --out-dir` of the corpus in one process against one `espeak-ng -w` per string")
-if let espeakNG {
-    var files: [String] = []
-    for (index, entry) in corpus.enumerated() {
-        let url = scratch.appendingPathComponent(String(format: "p%03d.ssml", index))
-        try Data(entry.ssml.utf8).write(to: url)
-        files.append(url.path)
+let routeFiles = try SharedFixtures.directionsFiles()
+
+// MARK: 1. Rendering against raw libespeak-ng, per utterance, in this process.
+
+if sections.contains(1) {
+    print("\n1. Rendering the corpus (parse + normalise + render + DSP) against raw libespeak-ng synthesis")
+    for entry in corpus.prefix(30) {
+        _ = try renderer.render(entry.utterance, voice: voice)
+        RawESpeak.prepare(voice: voice.espeakVoice, rate: voice.rate)
+        _ = RawESpeak.synthesize(entry.utterance.plainText)
     }
-    let batch = try Statistics.time {
-        let status = try run(
-            voiceguide,
-            ["render", "--ssml", "--out-dir", scratch.appendingPathComponent("ours").path] + files)
-        if status != 0 { print("  voiceguide render exited \(status)") }
+    let rounds = 3
+    var ours = [Double](repeating: .infinity, count: corpus.count)
+    var raw = [Double](repeating: .infinity, count: corpus.count)
+    var unnormalised = [Double](repeating: .infinity, count: corpus.count)
+    // Where the time goes: the same prompts with dynamic range compression left out.
+    var withoutCompression = [Double](repeating: .infinity, count: corpus.count)
+    let uncompressed = corpus.map { entry in
+        var utterance = entry.utterance
+        utterance.segments = utterance.segments.map { segment in
+            guard case .text(var text) = segment else { return segment }
+            text.isCompressed = false
+            return .text(text)
+        }
+        return utterance
     }
-    let processes = try Statistics.time {
+    for round in 0..<rounds {
         for (index, entry) in corpus.enumerated() {
-            _ = try run(
-                espeakNG,
-                [
-                    "-v", voice.espeakVoice, "-m", "-w", scratch.appendingPathComponent("e\(index).wav").path,
-                    entry.ssml,
-                ])
+            func timeOurs() throws {
+                let seconds = try Statistics.time {
+                    let utterance = try parser.parse(entry.ssml)
+                    _ = try renderer.render(utterance, voice: voice) { _ in .continue }
+                }
+                ours[index] = min(ours[index], seconds)
+            }
+            func timeRaw() {
+                let seconds = Statistics.time {
+                    RawESpeak.prepare(voice: voice.espeakVoice, rate: voice.rate)
+                    _ = RawESpeak.synthesize(entry.utterance.plainText)
+                }
+                raw[index] = min(raw[index], seconds)
+            }
+            func timePlain() throws {
+                let seconds = try Statistics.time {
+                    let utterance = try parser.parse(entry.ssml)
+                    _ = try plainRenderer.render(utterance, voice: voice) { _ in .continue }
+                }
+                unnormalised[index] = min(unnormalised[index], seconds)
+            }
+            func timeUncompressed() throws {
+                let seconds = try Statistics.time {
+                    _ = try renderer.render(uncompressed[index], voice: voice) { _ in .continue }
+                }
+                withoutCompression[index] = min(withoutCompression[index], seconds)
+            }
+            // Alternate the order so drift in machine load falls on every side.
+            if (round + index) % 2 == 0 {
+                try timeOurs()
+                timeRaw()
+                try timePlain()
+                try timeUncompressed()
+            } else {
+                timeRaw()
+                try timeUncompressed()
+                try timePlain()
+                try timeOurs()
+            }
         }
     }
-    report("voiceguide render, \(corpus.count) prompts", String(format: "%.2f s", batch))
-    report("espeak-ng -w, one process per prompt", String(format: "%.2f s", processes))
-    report("speed-up", String(format: "%.2f×", processes / batch), goal: "≥ 4×", met: processes / batch >= 4)
-} else {
-    print("  espeak-ng is not installed: skipped (make setup installs it)")
+    let ratio = ours.reduce(0, +) / raw.reduce(0, +)
+    report(
+        "our time / raw libespeak-ng time (sum of per-prompt best of \(rounds))",
+        String(format: "%.3f×", ratio),
+        goal: "≤ 1.05×", met: ratio <= 1.05)
+    report(
+        "per-prompt ratio, median", String(format: "%.3f×", Statistics.median(zip(ours, raw).map { $0 / $1 }))
+    )
+    report(
+        "our render latency p50 / p99",
+        "\(Statistics.ms(Statistics.percentile(ours, 50))) / \(Statistics.ms(Statistics.percentile(ours, 99)))"
+    )
+    report(
+        "raw libespeak-ng latency p50 / p99",
+        "\(Statistics.ms(Statistics.percentile(raw, 50))) / \(Statistics.ms(Statistics.percentile(raw, 99)))")
+    report(
+        "  the same without DRC (amazon:effect) / raw",
+        String(format: "%.3f×", withoutCompression.reduce(0, +) / raw.reduce(0, +)))
+    let normalisationRatio = ours.reduce(0, +) / unnormalised.reduce(0, +)
+    report(
+        "with normalisation / without (same renderer)", String(format: "%.3f×", normalisationRatio),
+        goal: "≤ 1.05×", met: normalisationRatio <= 1.05)
+    var normaliseTimes: [Double] = []
+    let normalizer = TextNormalizer(language: voice.locale)
+    for entry in corpus {
+        normaliseTimes.append(Statistics.time { _ = normalizer.normalize(entry.utterance) })
+    }
+    report(
+        "TextNormalizer alone per prompt p50 / p99",
+        "\(Statistics.us(Statistics.percentile(normaliseTimes, 50))) / \(Statistics.us(Statistics.percentile(normaliseTimes, 99)))"
+    )
+}
+
+// MARK: 2. Batch CLI rendering against one espeak-ng process per string.
+
+if sections.contains(2) {
+    print(
+        "\n2. `voiceguide render --out-dir` of the corpus in one process against one `espeak-ng -w` per string"
+    )
+    if let espeakNG {
+        var files: [String] = []
+        for (index, entry) in corpus.enumerated() {
+            let url = scratch.appendingPathComponent(String(format: "p%03d.ssml", index))
+            try Data(entry.ssml.utf8).write(to: url)
+            files.append(url.path)
+        }
+        let batch = try Statistics.time {
+            let status = try run(
+                voiceguide,
+                ["render", "--ssml", "--out-dir", scratch.appendingPathComponent("ours").path] + files)
+            if status != 0 { print("  voiceguide render exited \(status)") }
+        }
+        let processes = try Statistics.time {
+            for (index, entry) in corpus.enumerated() {
+                _ = try run(
+                    espeakNG,
+                    [
+                        "-v", voice.espeakVoice, "-m", "-w",
+                        scratch.appendingPathComponent("e\(index).wav").path,
+                        entry.ssml,
+                    ])
+            }
+        }
+        report("voiceguide render, \(corpus.count) prompts", String(format: "%.2f s", batch))
+        report("espeak-ng -w, one process per prompt", String(format: "%.2f s", processes))
+        report(
+            "speed-up", String(format: "%.2f×", processes / batch), goal: "≥ 4×", met: processes / batch >= 4)
+    } else {
+        print("  espeak-ng is not installed: skipped (make setup installs it)")
+    }
 }
 
 // MARK: 3. From speak to the first frame handed to ALSA.
 
-print("\n3. `speak` to the first frame handed to ALSA (device \"null\"), 200 prompts")
-let latencySink = ALSASink(device: "null")
-let latencySynthesizer = SpeechSynthesizer(renderer: renderer, sink: latencySink, voice: voice)
-let metrics = Locked<[PromptMetrics]>([])
-latencySynthesizer.metricsHandler = { metric in metrics.withLock { $0.append(metric) } }
-let prompts = corpus.prefix(400).map { SpokenInstruction(text: $0.utterance.plainText, ssml: $0.ssml) }
-let coldPrompts = Array(prompts.prefix(200))
-let preparedPrompts = Array(prompts.dropFirst(200).prefix(200))
-for prompt in coldPrompts { await latencySynthesizer.speak(prompt) }
-let cold = metrics.withLock { all in
-    defer { all.removeAll() }
-    return all
-}
-await latencySynthesizer.prepare(preparedPrompts)
-for prompt in preparedPrompts { await latencySynthesizer.speak(prompt) }
-let prepared = metrics.withLock { $0 }
-try? latencySink.close()
-func seconds(_ duration: Duration?) -> Double? {
-    duration.map { Double($0.components.seconds) + Double($0.components.attoseconds) * 1e-18 }
-}
-let coldLatency = cold.compactMap { seconds($0.firstFrameLatency) }
-let preparedLatency = prepared.compactMap { seconds($0.firstFrameLatency) }
-if coldLatency.isEmpty {
-    print("  the null ALSA device did not open: \(cold.first?.error?.message ?? "no prompts played")")
-} else {
-    let coldP99 = Statistics.percentile(coldLatency, 99)
-    let preparedP99 = Statistics.percentile(preparedLatency, 99)
-    report(
-        "cold (rendered on the spot) p50 / p99",
-        "\(Statistics.ms(Statistics.percentile(coldLatency, 50))) / \(Statistics.ms(coldP99))",
-        goal: "p99 ≤ 15 ms", met: coldP99 <= 0.015)
-    report(
-        "after prepare p50 / p99",
-        "\(Statistics.ms(Statistics.percentile(preparedLatency, 50))) / \(Statistics.ms(preparedP99))",
-        goal: "p99 ≤ 2 ms", met: preparedP99 <= 0.002)
-    let cpu = (cold + prepared).reduce(0) { $0 + $1.cpuSeconds }
-    let audio = (cold + prepared).reduce(0) { $0 + $1.audioSeconds }
-    report("CPU time per second of audio played (cold and prepared)", Statistics.ms(cpu / max(audio, 1e-9)))
-    let coldCPU = cold.reduce(0) { $0 + $1.cpuSeconds } / max(cold.reduce(0) { $0 + $1.audioSeconds }, 1e-9)
-    report("CPU time per second of audio, cold prompts only", Statistics.ms(coldCPU))
+if sections.contains(3) {
+    print("\n3. `speak` to the first frame handed to ALSA (device \"null\"), 200 prompts")
+    let latencySink = ALSASink(device: "null")
+    let latencySynthesizer = SpeechSynthesizer(renderer: renderer, sink: latencySink, voice: voice)
+    let metrics = Locked<[PromptMetrics]>([])
+    latencySynthesizer.metricsHandler = { metric in metrics.withLock { $0.append(metric) } }
+    let prompts = corpus.prefix(400).map { SpokenInstruction(text: $0.utterance.plainText, ssml: $0.ssml) }
+    let coldPrompts = Array(prompts.prefix(200))
+    let preparedPrompts = Array(prompts.dropFirst(200).prefix(200))
+    for prompt in coldPrompts { await latencySynthesizer.speak(prompt) }
+    let cold = metrics.withLock { all in
+        defer { all.removeAll() }
+        return all
+    }
+    await latencySynthesizer.prepare(preparedPrompts)
+    for prompt in preparedPrompts { await latencySynthesizer.speak(prompt) }
+    let prepared = metrics.withLock { $0 }
+    try? latencySink.close()
+    func seconds(_ duration: Duration?) -> Double? {
+        duration.map { Double($0.components.seconds) + Double($0.components.attoseconds) * 1e-18 }
+    }
+    let coldLatency = cold.compactMap { seconds($0.firstFrameLatency) }
+    let preparedLatency = prepared.compactMap { seconds($0.firstFrameLatency) }
+    if coldLatency.isEmpty {
+        print("  the null ALSA device did not open: \(cold.first?.error?.message ?? "no prompts played")")
+    } else {
+        let coldP99 = Statistics.percentile(coldLatency, 99)
+        let preparedP99 = Statistics.percentile(preparedLatency, 99)
+        report(
+            "cold (rendered on the spot) p50 / p99",
+            "\(Statistics.ms(Statistics.percentile(coldLatency, 50))) / \(Statistics.ms(coldP99))",
+            goal: "p99 ≤ 15 ms", met: coldP99 <= 0.015)
+        report(
+            "after prepare p50 / p99",
+            "\(Statistics.ms(Statistics.percentile(preparedLatency, 50))) / \(Statistics.ms(preparedP99))",
+            goal: "p99 ≤ 2 ms", met: preparedP99 <= 0.002)
+        let cpu = (cold + prepared).reduce(0) { $0 + $1.cpuSeconds }
+        let audio = (cold + prepared).reduce(0) { $0 + $1.audioSeconds }
+        report(
+            "CPU time per second of audio played (cold and prepared)", Statistics.ms(cpu / max(audio, 1e-9)))
+        let coldCPU =
+            cold.reduce(0) { $0 + $1.cpuSeconds } / max(cold.reduce(0) { $0 + $1.audioSeconds }, 1e-9)
+        report("CPU time per second of audio, cold prompts only", Statistics.ms(coldCPU))
+    }
 }
 
 // MARK: 4. Scheduler.
 
-print("\n4. Announcement scheduler")
-let routeFiles = try SharedFixtures.directionsFiles()
-let longest = try routeFiles.map { try Route.decode(from: Data(contentsOf: $0)) }.max {
-    $0.distance < $1.distance
-}!
-let book = try PhraseBook.load(directory: voicesFolder.appendingPathComponent("phrases"), language: "en")
-let phrases = PhraseBuilder(book: book, units: .imperial)
-var bestPerUpdate = Double.infinity
-for _ in 0..<3 {
-    var updates = 0
-    let elapsed = Statistics.time {
-        let timeline = DriveSimulator(
-            route: longest, phrases: phrases, speed: .constant(25),
-            durationOf: { 0.15 + Double($0.text.count) * 0.065 }
-        ).run()
-        updates = timeline.updates
+if sections.contains(4) {
+    print("\n4. Announcement scheduler")
+    let longest = try routeFiles.map { try Route.decode(from: Data(contentsOf: $0)) }.max {
+        $0.distance < $1.distance
+    }!
+    let book = try PhraseBook.load(directory: voicesFolder.appendingPathComponent("phrases"), language: "en")
+    let phrases = PhraseBuilder(book: book, units: .imperial)
+    var bestPerUpdate = Double.infinity
+    for _ in 0..<3 {
+        var updates = 0
+        let elapsed = Statistics.time {
+            let timeline = DriveSimulator(
+                route: longest, phrases: phrases, speed: .constant(25),
+                durationOf: { 0.15 + Double($0.text.count) * 0.065 }
+            ).run()
+            updates = timeline.updates
+        }
+        bestPerUpdate = min(bestPerUpdate, elapsed / Double(updates))
     }
-    bestPerUpdate = min(bestPerUpdate, elapsed / Double(updates))
-}
-report(
-    "cost per progress update (simulator loop included, \(Int(longest.distance / 1000)) km at 90 km/h)",
-    Statistics.us(bestPerUpdate), goal: "≤ 2 µs", met: bestPerUpdate <= 2e-6)
-
-/// The first `hours` of `route` at its routed speed, as a route of its own.
-func firstHours(_ hours: Double, of route: Route) -> Route {
-    var steps: [RouteStep] = []
-    var duration = 0.0
-    for step in route.legs.flatMap(\.steps) {
-        steps.append(step)
-        duration += step.duration
-        if duration >= hours * 3600 { break }
-    }
-    return Route(legs: [RouteLeg(steps: steps)])
-}
-
-/// Durations from the real renderer, each distinct prompt rendered once.
-final class RenderedDurations {
-    var cache: [String: Double] = [:]
-    func duration(of instruction: SpokenInstruction) -> Double {
-        let key = instruction.ssml ?? instruction.text
-        if let known = cache[key] { return known }
-        let utterance =
-            (try? instruction.ssml.map { try parser.parse($0) }) ?? Utterance(text: instruction.text)
-        let seconds =
-            (try? renderer.render(utterance, voice: voice).duration) ?? 0.15 + Double(instruction.text.count)
-            * 0.065
-        cache[key] = seconds
-        return seconds
-    }
-}
-for hours in [1.0, 10.0] {
-    let route = firstHours(hours, of: longest)
-    let durations = RenderedDurations()
-    var timeline: DriveTimeline?
-    let elapsed = Statistics.time {
-        timeline = DriveSimulator(
-            route: route, phrases: phrases, speed: .route, durationOf: durations.duration
-        ).run()
-    }
-    let summary = timeline!.summary
     report(
-        String(format: "%.0f-hour drive at routed speed, real eSpeak durations", route.duration / 3600),
-        String(
-            format: "%.2f s wall, %d prompts (%d rendered), peak memory %.1f MiB", elapsed,
-            timeline!.prompts.count, durations.cache.count, Statistics.peakMemoryMiB()))
-    report(
-        "  its checks: final in window / feasible, late, overlaps",
-        "\(summary.finalInWindow)/\(summary.feasible), \(summary.late), \(summary.overlaps)")
+        "cost per progress update (simulator loop included, \(Int(longest.distance / 1000)) km at 90 km/h)",
+        Statistics.us(bestPerUpdate), goal: "≤ 2 µs", met: bestPerUpdate <= 2e-6)
+
+    /// The first `hours` of `route` at its routed speed, as a route of its own.
+    func firstHours(_ hours: Double, of route: Route) -> Route {
+        var steps: [RouteStep] = []
+        var duration = 0.0
+        for step in route.legs.flatMap(\.steps) {
+            steps.append(step)
+            duration += step.duration
+            if duration >= hours * 3600 { break }
+        }
+        return Route(legs: [RouteLeg(steps: steps)])
+    }
+
+    /// Durations from the real renderer, each distinct prompt rendered once.
+    final class RenderedDurations {
+        var cache: [String: Double] = [:]
+        func duration(of instruction: SpokenInstruction) -> Double {
+            let key = instruction.ssml ?? instruction.text
+            if let known = cache[key] { return known }
+            let utterance =
+                (try? instruction.ssml.map { try parser.parse($0) }) ?? Utterance(text: instruction.text)
+            let seconds =
+                (try? renderer.render(utterance, voice: voice).duration) ?? 0.15 + Double(
+                    instruction.text.count)
+                * 0.065
+            cache[key] = seconds
+            return seconds
+        }
+    }
+    for hours in [1.0, 10.0] {
+        let route = firstHours(hours, of: longest)
+        let durations = RenderedDurations()
+        var timeline: DriveTimeline?
+        let elapsed = Statistics.time {
+            timeline = DriveSimulator(
+                route: route, phrases: phrases, speed: .route, durationOf: durations.duration
+            ).run()
+        }
+        let summary = timeline!.summary
+        report(
+            String(format: "%.0f-hour drive at routed speed, real eSpeak durations", route.duration / 3600),
+            String(
+                format: "%.2f s wall, %d prompts (%d rendered), peak memory %.1f MiB", elapsed,
+                timeline!.prompts.count, durations.cache.count, Statistics.peakMemoryMiB()))
+        report(
+            "  its checks: final in window / feasible, late, overlaps",
+            "\(summary.finalInWindow)/\(summary.feasible), \(summary.late), \(summary.overlaps)")
+    }
 }
 
 // MARK: 5. render-route throughput.
 
-print("\n5. `voiceguide render-route` against one `espeak-ng -w` process per prompt")
-let busiest = try routeFiles.max { a, b in
-    try Route.decode(from: Data(contentsOf: a)).legs.flatMap(\.steps).reduce(0) {
-        $0 + $1.voiceInstructions.count
-    }
-        < Route.decode(from: Data(contentsOf: b)).legs.flatMap(\.steps).reduce(0) {
+if sections.contains(5) {
+    print("\n5. `voiceguide render-route` against one `espeak-ng -w` process per prompt")
+    let busiest = try routeFiles.max { a, b in
+        try Route.decode(from: Data(contentsOf: a)).legs.flatMap(\.steps).reduce(0) {
             $0 + $1.voiceInstructions.count
         }
-}!
-let busiestRoute = try Route.decode(from: Data(contentsOf: busiest))
-let routePrompts = busiestRoute.legs.flatMap(\.steps).flatMap(\.voiceInstructions)
-var jobTimes: [Int: Double] = [:]
-for jobs in [1, 2] {
-    var best = Double.infinity
-    for attempt in 0..<2 {
-        let folder = scratch.appendingPathComponent("route-\(jobs)-\(attempt)").path
-        best = min(
-            best,
-            try Statistics.time {
-                _ = try run(
-                    voiceguide,
-                    ["render-route", busiest.path, "--out-dir", folder, "--jobs", "\(jobs)", "--quiet"])
-            })
-    }
-    jobTimes[jobs] = best
-    report(
-        "render-route --jobs \(jobs), \(routePrompts.count) prompts (\(busiest.lastPathComponent))",
-        String(format: "%.2f s", best))
-}
-if let espeakNG {
-    let processes = try Statistics.time {
-        for (index, prompt) in routePrompts.enumerated() {
-            _ = try run(
-                espeakNG,
-                [
-                    "-v", voice.espeakVoice, "-m", "-w", scratch.appendingPathComponent("r\(index).wav").path,
-                    prompt.ssmlAnnouncement ?? prompt.announcement,
-                ])
+            < Route.decode(from: Data(contentsOf: b)).legs.flatMap(\.steps).reduce(0) {
+                $0 + $1.voiceInstructions.count
+            }
+    }!
+    let busiestRoute = try Route.decode(from: Data(contentsOf: busiest))
+    let routePrompts = busiestRoute.legs.flatMap(\.steps).flatMap(\.voiceInstructions)
+    var jobTimes: [Int: Double] = [:]
+    for jobs in [1, 2] {
+        var best = Double.infinity
+        for attempt in 0..<2 {
+            let folder = scratch.appendingPathComponent("route-\(jobs)-\(attempt)").path
+            best = min(
+                best,
+                try Statistics.time {
+                    _ = try run(
+                        voiceguide,
+                        ["render-route", busiest.path, "--out-dir", folder, "--jobs", "\(jobs)", "--quiet"])
+                })
         }
+        jobTimes[jobs] = best
+        report(
+            "render-route --jobs \(jobs), \(routePrompts.count) prompts (\(busiest.lastPathComponent))",
+            String(format: "%.2f s", best))
     }
-    report("espeak-ng -w, one process per prompt", String(format: "%.2f s", processes))
-    let speedup = processes / jobTimes[1]!
-    report(
-        "render-route --jobs 1 speed-up over espeak-ng processes", String(format: "%.2f×", speedup),
-        goal: "≥ 4×", met: speedup >= 4)
+    if let espeakNG {
+        let processes = try Statistics.time {
+            for (index, prompt) in routePrompts.enumerated() {
+                _ = try run(
+                    espeakNG,
+                    [
+                        "-v", voice.espeakVoice, "-m", "-w",
+                        scratch.appendingPathComponent("r\(index).wav").path,
+                        prompt.ssmlAnnouncement ?? prompt.announcement,
+                    ])
+            }
+        }
+        report("espeak-ng -w, one process per prompt", String(format: "%.2f s", processes))
+        let speedup = processes / jobTimes[1]!
+        report(
+            "render-route --jobs 1 speed-up over espeak-ng processes", String(format: "%.2f×", speedup),
+            goal: "≥ 4×", met: speedup >= 4)
+    }
+    let scaling = jobTimes[1]! / jobTimes[2]!
+    report("--jobs 2 against --jobs 1", String(format: "%.2f×", scaling), goal: "≥ 1.7×", met: scaling >= 1.7)
 }
-let scaling = jobTimes[1]! / jobTimes[2]!
-report("--jobs 2 against --jobs 1", String(format: "%.2f×", scaling), goal: "≥ 1.7×", met: scaling >= 1.7)

@@ -44,4 +44,20 @@ struct CompressedSpeechTests {
         let peak = compressed.map { abs(Int($0)) }.max() ?? 0
         #expect(peak <= Int(pow(10, -1.0 / 20) * 32767) + 1)
     }
+
+    @Test func amazonEffectDRCInSSMLCompressesTheRenderedPrompt() throws {
+        let renderer = try ESpeakRenderer()
+        let body =
+            #"<prosody volume="-24dB">In two miles, keep left</prosody> then take exit 432 towards Cesar Chavez Street"#
+        let plain = try renderer.render(SSMLParser().parse("<speak>\(body)</speak>"), voice: .fallback)
+        let effect = try renderer.render(
+            SSMLParser().parse(#"<speak><amazon:effect name="drc">"# + body + "</amazon:effect></speak>"),
+            voice: .fallback)
+        let before = Self.loudnessRange(plain.samples, sampleRate: plain.sampleRate)
+        let after = Self.loudnessRange(effect.samples, sampleRate: effect.sampleRate)
+        #expect(before - after >= 6, "loudness range \(before) dB → \(after) dB")
+        #expect((effect.samples.map { abs(Int($0)) }.max() ?? 0) < 32_767)
+        // Compression changes levels, not timing.
+        #expect(abs(effect.samples.count - plain.samples.count) < plain.sampleRate / 50)
+    }
 }

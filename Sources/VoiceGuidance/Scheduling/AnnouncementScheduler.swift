@@ -257,12 +257,13 @@ public struct AnnouncementScheduler {
         let index = target
         if states[index].finalDone { return }
         // A maneuver already said as the "then" of the previous final gets a final of its own only
-        // when it turns out far enough to hear one in full (the speed fell since).
+        // when it turns out far enough to hear one in full. Asked again at every update: the speed
+        // estimate falls slowly after a turn, so the gap can open up later (the final's own window
+        // still decides whether it is said).
         let mentioned = states[index].mentionedInFinal
         if mentioned {
             let point = plan.points[index]
             if (point.position - point.previousPosition) / usableSpeed < timing.separateFinalMinimumGap {
-                states[index].finalDone = true
                 return
             }
         }

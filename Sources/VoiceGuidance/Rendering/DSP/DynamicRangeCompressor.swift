@@ -100,52 +100,159 @@ public struct DynamicRangeCompressor: Sendable, Equatable {
     /// - Complexity: O(n).
     public func process(_ samples: inout [Int16], sampleRate: Int, state: inout State) {
         guard !samples.isEmpty, sampleRate > 0 else { return }
-        let rate = Double(sampleRate)
-        let attackCoefficient = 1 - exp(-1 / (attack * rate))
-        let releaseCoefficient = 1 - exp(-1 / (release * rate))
-        let rmsCoefficient = 1 - exp(-1 / (Self.rmsWindow * rate))
-        var power = state.power
-        var gainDB = state.gainDB
-        var output = [Double](repeating: 0, count: samples.count)
-        for index in samples.indices {
-            let x = Double(samples[index]) / 32768
-            power += rmsCoefficient * (x * x - power)
-            let target = gainReductionDB(atLevel: 10 * log10(power + 1e-12))
-            // Smoothed in decibels: a 100 ms release recovers 100 ms after a loud word whatever
-            // the drop in level (smoothing the power instead takes many times longer).
-            gainDB += (target < gainDB ? attackCoefficient : releaseCoefficient) * (target - gainDB)
-            output[index] = x * pow(10, (gainDB + makeupGainDB) / 20)
+        // Fast path, one pass straight to Int16. Only when a peak would pass the ceiling (or the
+        // limiter is still releasing) is the chunk redone through the look-ahead limiter.
+        let original = samples
+        let start = state
+        if state.limiterGain >= 1, compressWithoutLimiting(&samples, sampleRate: sampleRate, state: &state) {
+            return
         }
-        state.power = power
+        samples = original
+        state = start
+        processLimiting(&samples, sampleRate: sampleRate, state: &state)
+    }
+
+    /// Compresses in place; returns false (with `samples` and `state` to be restored by the
+    /// caller) when a sample would exceed the ceiling.
+    private func compressWithoutLimiting(_ samples: inout [Int16], sampleRate: Int, state: inout State)
+        -> Bool
+    {
+        let rate = Double(sampleRate)
+        let rms = Float(1 - exp(-1 / (Self.rmsWindow * rate)))
+        let block = Self.controlBlock
+        let attackBlock = 1 - exp(-Double(block) / (attack * rate))
+        let releaseBlock = 1 - exp(-Double(block) / (release * rate))
+        let ceiling = Float(pow(10, ceilingDB / 20) * 32767)
+        let makeup = makeupGainDB
+        let start = (power: Float(state.power), gainDB: state.gainDB)
+        // The loop state lives in locals of the closure (registers), not in captured variables.
+        let end = samples.withUnsafeMutableBufferPointer { buffer -> (power: Float, gainDB: Double)? in
+            var power = start.power
+            var gainDB = start.gainDB
+            var linear = Float(pow(10, (gainDB + makeup) / 20))
+            var first = 0
+            while first < buffer.count {
+                let last = min(first + block, buffer.count)
+                for index in first..<last {
+                    let x = Float(buffer[index]) * (1 / 32768)
+                    power += rms * (x * x - power)
+                }
+                let target = gainReductionDB(atLevel: Double(10 * log10f(power + 1e-12)))
+                let isAttack = target < gainDB
+                let coefficient =
+                    last - first == block
+                    ? (isAttack ? attackBlock : releaseBlock)
+                    : 1 - exp(-Double(last - first) / ((isAttack ? attack : release) * rate))
+                gainDB += coefficient * (target - gainDB)
+                let next = Float(pow(10, (gainDB + makeup) / 20))
+                let step = (next - linear) / Float(last - first)
+                var peak: Float = 0
+                var gain = linear
+                for index in first..<last {
+                    gain += step
+                    let value = Float(buffer[index]) * gain
+                    peak = max(peak, abs(value))
+                    buffer[index] = Int16(clamping: Int32(value + (value < 0 ? -0.5 : 0.5)))
+                }
+                if peak > ceiling { return nil }
+                linear = next
+                first = last
+            }
+            return (power, gainDB)
+        }
+        guard let end else { return false }
+        state.power = Double(end.power)
+        state.gainDB = end.gainDB
+        return true
+    }
+
+    /// The full path: gains into floating point, then the look-ahead limiter over the chunk.
+    private func processLimiting(_ samples: inout [Int16], sampleRate: Int, state: inout State) {
+        guard !samples.isEmpty, sampleRate > 0 else { return }
+        let rate = Double(sampleRate)
+        let rmsCoefficient = 1 - exp(-1 / (Self.rmsWindow * rate))
+        // The gain computer runs at a control rate (every `controlBlock` samples, 1.5 ms at
+        // 22 kHz, well under the 5 ms attack); the linear gain is interpolated in between.
+        // Per-sample log10/pow made compression cost as much as synthesis itself.
+        let block = Self.controlBlock
+        func smoothing(_ time: Double, samples count: Int) -> Double {
+            1 - exp(-Double(count) / (time * rate))
+        }
+        let attackBlock = smoothing(attack, samples: block)
+        let releaseBlock = smoothing(release, samples: block)
+        var power = Float(state.power)
+        var gainDB = state.gainDB
+        var linear = Float(pow(10, (gainDB + makeupGainDB) / 20))
+        let rms = Float(rmsCoefficient)
+        var output = [Float](repeating: 0, count: samples.count)
+        samples.withUnsafeBufferPointer { input in
+            output.withUnsafeMutableBufferPointer { output in
+                var start = 0
+                while start < input.count {
+                    let end = min(start + block, input.count)
+                    for index in start..<end {
+                        let x = Float(input[index]) * (1 / 32768)
+                        power += rms * (x * x - power)
+                        output[index] = x
+                    }
+                    let target = gainReductionDB(atLevel: 10 * log10(Double(power) + 1e-12))
+                    // Smoothed in decibels: a 100 ms release recovers 100 ms after a loud word
+                    // whatever the drop in level (smoothing the power instead takes far longer).
+                    let isAttack = target < gainDB
+                    let coefficient =
+                        end - start == block
+                        ? (isAttack ? attackBlock : releaseBlock)
+                        : smoothing(isAttack ? attack : release, samples: end - start)
+                    gainDB += coefficient * (target - gainDB)
+                    let next = Float(pow(10, (gainDB + makeupGainDB) / 20))
+                    let step = (next - linear) / Float(end - start)
+                    for index in start..<end {
+                        linear += step
+                        let value = output[index] * linear
+                        output[index] = value
+                    }
+                    linear = next
+                    start = end
+                }
+            }
+        }
+        state.power = Double(power)
         state.gainDB = gainDB
         state.limiterGain = limit(&output, sampleRate: rate, startGain: state.limiterGain)
-        for index in samples.indices {
-            let value = (output[index] * 32768).rounded()
-            samples[index] = Int16(max(-32768, min(32767, value)))
+        samples.withUnsafeMutableBufferPointer { samples in
+            for index in samples.indices {
+                // Round half away from zero without a libm call; the limiter keeps it in range.
+                let value = output[index] * 32768
+                let rounded = Int32(value + (value < 0 ? -0.5 : 0.5))
+                samples[index] = Int16(clamping: rounded)
+            }
         }
     }
+
+    /// Samples between two runs of the gain computer.
+    static let controlBlock = 32
 
     /// Look-ahead limiting: the gain each sample needs is reached by a linear ramp that starts
     /// `limiterLookahead` before it (backward pass) and is released linearly (forward pass).
     /// Returns the gain at the end, where the next chunk's release continues.
-    private func limit(_ signal: inout [Double], sampleRate: Double, startGain: Double) -> Double {
-        let ceiling = pow(10, ceilingDB / 20) * (32767.0 / 32768.0)
+    private func limit(_ signal: inout [Float], sampleRate: Double, startGain: Double) -> Double {
+        let ceiling = Float(pow(10, ceilingDB / 20) * (32767.0 / 32768.0))
         let rampLength = max(1, limiterLookahead * sampleRate)
-        let attackStep = 1 / rampLength
-        let releaseStep = 1 / max(1, limiterRelease * sampleRate)
-        var gains = [Double](repeating: 1, count: signal.count)
-        var next = 1.0
+        let attackStep = Float(1 / rampLength)
+        let releaseStep = Float(1 / max(1, limiterRelease * sampleRate))
+        var gains = [Float](repeating: 1, count: signal.count)
+        var next: Float = 1
         for index in signal.indices.reversed() {
             let magnitude = abs(signal[index])
             let needed = magnitude > ceiling ? ceiling / magnitude : 1
             next = min(needed, next + attackStep)
             gains[index] = next
         }
-        var previous = startGain
+        var previous = Float(startGain)
         for index in signal.indices {
             previous = min(gains[index], previous + releaseStep)
             signal[index] *= previous
         }
-        return previous
+        return Double(previous)
     }
 }

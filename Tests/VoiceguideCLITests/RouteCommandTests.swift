@@ -1,0 +1,173 @@
+import Foundation
+import Testing
+import VoiceGuidance
+import VoiceGuidanceTesting
+
+/// `drive`, `render-route` and `explain` run as a user runs them.
+@Suite(.serialized) struct RouteCommandTests {
+    let cli: CommandRunner
+    init() throws { cli = try CommandRunner() }
+
+    var example: String {
+        SharedFixtures.packageRoot().appendingPathComponent("Examples/routes/airport-cargo.json").path
+    }
+
+    func fixture(_ name: String) -> String {
+        SharedFixtures.folder().appendingPathComponent("fixtures/directions/\(name)").path
+    }
+
+    @Test(arguments: ["50km/h", "130km/h", "route"])
+    func driveJSONHasExactlyTheIssueFieldsAndPassesItsChecks(_ speed: String) throws {
+        let result = try cli.run(["drive", example, "--speed", speed, "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n").map { String($0) }
+        let objects = try lines.map {
+            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
+        let prompts = objects.dropLast()
+        let summary = try #require(objects.last)
+        #expect(prompts.count >= 8)
+        let promptKeys: Set = [
+            "event", "time_s", "leg", "step", "tier", "text", "distance_m", "speed_mps", "duration_s",
+            "ends_before_maneuver_s", "spoken_distance_m",
+        ]
+        for prompt in prompts {
+            #expect(Set(prompt.keys) == promptKeys)
+            #expect(prompt["event"] as? String == "prompt")
+            #expect(
+                ["prepare", "approach", "final", "arrival", "continue", "custom"].contains(
+                    prompt["tier"] as? String ?? ""))
+            #expect(
+                (prompt["ends_before_maneuver_s"] as? Double ?? -1) >= 0, "no prompt ends after its maneuver")
+        }
+        #expect(
+            Set(summary.keys) == [
+                "event", "maneuvers", "feasible", "final_in_window", "late", "overlaps", "stale", "repeats",
+                "max_prompts_per_maneuver",
+            ])
+        #expect(summary["late"] as? Int == 0 && summary["overlaps"] as? Int == 0)
+        #expect(summary["repeats"] as? Int == 0 && summary["stale"] as? Int == 0)
+        #expect(summary["final_in_window"] as? Int == summary["feasible"] as? Int)
+        #expect((summary["max_prompts_per_maneuver"] as? Int ?? 99) <= 3)
+    }
+
+    @Test func driveTimesCanBeRecomputedFromTheRoute() throws {
+        // At a constant speed, time_s + duration_s + ends_before_maneuver_s is when the vehicle
+        // reaches the announced maneuver: the sum of the distances of the steps before it / speed.
+        let route = try Route.decode(from: Data(contentsOf: URL(fileURLWithPath: example)))
+        let result = try cli.run(["drive", example, "--speed", "36km/h", "--json"])
+        #expect(result.status == 0)
+        for line in result.stdout.split(separator: "\n").dropLast() {
+            let prompt = try #require(
+                try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            let step = try #require(prompt["step"] as? Int)
+            let maneuverTime = route.legs[0].steps.prefix(step).reduce(0) { $0 + $1.distance } / 10
+            let sum =
+                (prompt["time_s"] as! Double) + (prompt["duration_s"] as! Double)
+                + (prompt["ends_before_maneuver_s"] as! Double)
+            #expect(abs(sum - maneuverTime) < 0.01)
+        }
+    }
+
+    @Test func driveTableAndOutputWAV() throws {
+        let folder = try CommandRunner.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let out = folder.appendingPathComponent("drive.wav")
+        let result = try cli.run([
+            "drive", fixture("directions-swift_spokenInstructions.json"), "--speed", "50km/h", "--output",
+            out.path,
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("TIME") && result.stdout.contains("late: 0, overlaps: 0"))
+        let wav = try WAVFile.read(from: out)
+        #expect(wav.duration > 300)  // a 6.4 km drive at 50 km/h
+        #expect(AudioLevel.rmsDB(wav.samples) > -60)
+    }
+
+    @Test func drivePlaysThroughALSA() throws {
+        let folder = try CommandRunner.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let capture = folder.appendingPathComponent("drive.raw")
+        let result = try cli.run([
+            "drive", example, "--speed", "route", "--play", "--speedup", "400", "--device",
+            "file:'\(capture.path)',raw",
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        let bytes = try Data(contentsOf: capture)
+        #expect(bytes.count > 22_050 * 2 * 20, "at least 20 s of prompts were played")
+    }
+
+    @Test func badRouteNamesThePathToTheField() throws {
+        let folder = try CommandRunner.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let bad = folder.appendingPathComponent("bad.json")
+        try Data(#"{"routes":[{"legs":[{"steps":[{"distance":"far"}]}]}]}"#.utf8).write(to: bad)
+        let result = try cli.run(["drive", bad.path])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("routes[0].legs[0].steps[0]"))
+        #expect(try cli.run(["drive", example, "--speed", "-5km/h"]).status == 64)
+        #expect(try cli.run(["drive", example, "--speed", "nan"]).status == 64)
+        #expect(try cli.run(["drive", example, "--gps-noise", "-1"]).status == 64)
+    }
+
+    @Test func renderRouteWritesEveryPromptAndResumes() throws {
+        let folder = try CommandRunner.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let route = fixture("navigation-ios_route-with-tertiary.json")
+        let first = try cli.run(["render-route", route, "--out-dir", folder.path, "--jobs", "2", "--quiet"])
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.stdout.contains("20 prompts: 20 rendered, 0 kept"))
+        let manifestURL = folder.appendingPathComponent("manifest.json")
+        let manifest = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: manifestURL)) as? [String: Any])
+        let prompts = try #require(manifest["prompts"] as? [[String: Any]])
+        #expect(prompts.count == 20)
+        for prompt in prompts {
+            let file = try #require(prompt["file"] as? String)
+            let wav = try WAVFile.read(from: folder.appendingPathComponent(file))
+            #expect(abs(wav.duration - (prompt["duration_s"] as? Double ?? 0)) < 0.002)
+            #expect(prompt["text"] is String && prompt["ssml"] is String)
+            #expect(prompt["leg"] is Int && prompt["step"] is Int)
+        }
+        // A second run keeps everything; a removed file is rendered again.
+        try FileManager.default.removeItem(at: folder.appendingPathComponent(prompts[3]["file"] as! String))
+        let second = try cli.run(["render-route", route, "--out-dir", folder.path, "--quiet"])
+        #expect(second.stdout.contains("20 prompts: 1 rendered, 19 kept"), "\(second.stdout)")
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+        #expect(names.filter { $0.hasSuffix(".wav") }.count == 20)
+        #expect(!names.contains { $0.hasSuffix(".tmp") })
+    }
+
+    @Test func renderRouteBuildsPromptsForRoutesWithoutVoiceInstructions() throws {
+        let folder = try CommandRunner.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let result = try cli.run(["render-route", example, "--out-dir", folder.path, "--quiet"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let manifest = try #require(
+            try JSONSerialization.jsonObject(
+                with: Data(contentsOf: folder.appendingPathComponent("manifest.json")))
+                as? [String: Any])
+        let texts = (manifest["prompts"] as? [[String: Any]] ?? []).compactMap { $0["text"] as? String }
+        #expect(texts.contains("Turn right onto Harbor Road"))
+        #expect(texts.contains { $0.hasPrefix("Your destination is ahead on your right") })
+    }
+
+    @Test func explainShowsNormalisedTextAndPhonemes() throws {
+        let ssml = #"<speak>Take I-280 to <phoneme alphabet="ipa" ph="təˈmɑːtoʊ">tomato</phoneme></speak>"#
+        let result = try cli.run(["explain", "--json", ssml])
+        #expect(result.status == 0, "\(result.stderr)")
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let segments = try #require(object["segments"] as? [[String: Any]])
+        #expect(segments.count == 2)
+        #expect(segments[0]["kind"] as? String == "text")
+        #expect((segments[0]["text"] as? String)?.contains("I two eighty") == true)
+        #expect(segments[0]["voice"] as? String == "en-us")
+        #expect((segments[0]["phonemes_ipa"] as? String)?.contains("ˈeɪɾi") == true)
+        #expect(segments[1]["kind"] as? String == "phonemes")
+        #expect(segments[1]["text"] as? String == "[[t@'mA:toU]]")
+        #expect(object["warnings"] as? [String] == [])
+        let text = try cli.run(["explain", ssml])
+        #expect(text.stdout.contains("eSpeak:   Take I two eighty to"))
+    }
+}
