@@ -243,4 +243,25 @@ public enum AudioAnalysis {
             length <<= 1
         }
     }
+
+    /// Loudness range: dB between the 10th and 90th percentile of 50 ms RMS windows (windows
+    /// below -70 dBFS, silence, are skipped).
+    public static func loudnessRange(_ samples: [Int16], sampleRate: Int) -> Double {
+        let window = sampleRate / 20
+        var levels: [Double] = []
+        var start = 0
+        while start + window <= samples.count {
+            var sum = 0.0
+            for sample in samples[start..<(start + window)] {
+                let x = Double(sample) / 32768
+                sum += x * x
+            }
+            let level = 10 * log10(sum / Double(window) + 1e-12)
+            if level > -70 { levels.append(level) }
+            start += window
+        }
+        levels.sort()
+        guard levels.count >= 10 else { return 0 }
+        return levels[levels.count * 9 / 10] - levels[levels.count / 10]
+    }
 }

@@ -35,5 +35,5 @@ enum Statistics {
 func report(_ name: String, _ value: String, goal: String = "", met: Bool? = nil) {
     let verdict = met.map { $0 ? "  [goal met]" : "  [goal NOT met]" } ?? ""
     let goalText = goal.isEmpty ? "" : "  (goal \(goal))"
-    print("  " + name.padding(toLength: 58, withPad: " ", startingAt: 0) + value + goalText + verdict)
+    print("  " + name.padding(toLength: 66, withPad: " ", startingAt: 0) + value + goalText + verdict)
 }

@@ -126,7 +126,7 @@ if sections.contains(1) {
     }
     let ratio = ours.reduce(0, +) / raw.reduce(0, +)
     report(
-        "our time / raw libespeak-ng time (sum of per-prompt best of \(rounds))",
+        "ours / raw libespeak-ng (sum of per-prompt best of \(rounds))",
         String(format: "%.3f×", ratio),
         goal: "≤ 1.05×", met: ratio <= 1.05)
     report(
@@ -266,7 +266,7 @@ if sections.contains(4) {
         bestPerUpdate = min(bestPerUpdate, elapsed / Double(updates))
     }
     report(
-        "cost per progress update (simulator loop included, \(Int(longest.distance / 1000)) km at 90 km/h)",
+        "per progress update (with simulator, \(Int(longest.distance / 1000)) km at 90 km/h)",
         Statistics.us(bestPerUpdate), goal: "≤ 2 µs", met: bestPerUpdate <= 2e-6)
 
     /// The first `hours` of `route` at its routed speed, as a route of its own.
@@ -322,6 +322,7 @@ if sections.contains(4) {
 
 if sections.contains(5) {
     print("\n5. `voiceguide render-route` against one `espeak-ng -w` process per prompt")
+    print("  route: \(busiest.lastPathComponent)")
     let busiest = try routeFiles.max { a, b in
         try Route.decode(from: Data(contentsOf: a)).legs.flatMap(\.steps).reduce(0) {
             $0 + $1.voiceInstructions.count
@@ -347,7 +348,7 @@ if sections.contains(5) {
         }
         jobTimes[jobs] = best
         report(
-            "render-route --jobs \(jobs), \(routePrompts.count) prompts (\(busiest.lastPathComponent))",
+            "render-route --jobs \(jobs), \(routePrompts.count) prompts",
             String(format: "%.2f s", best))
     }
     if let espeakNG {

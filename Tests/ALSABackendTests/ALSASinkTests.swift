@@ -5,47 +5,10 @@ import Testing
 import VoiceGuidance
 import VoiceGuidanceTesting
 
-/// Reads `stream` until `count` didSpeak events arrived (they are buffered before `speak` returns).
-func collect(_ stream: AsyncStream<SpeechEvent>, didSpeakCount count: Int) async -> [SpeechEvent] {
-    var events: [SpeechEvent] = []
-    var seen = 0
-    for await event in stream {
-        events.append(event)
-        if case .didSpeak = event {
-            seen += 1
-            if seen == count { break }
-        }
-    }
-    return events
-}
-
-/// Events without words and marks, spelled compactly.
-func lifecycle(_ events: [SpeechEvent]) -> [String] {
-    events.compactMap { event in
-        switch event {
-        case .willSpeak(let instruction): "will:\(instruction.text)"
-        case .didSpeak(let instruction, let error):
-            error.map { "did:\(instruction.text)!\($0.kind)" } ?? "did:\(instruction.text)"
-        case .didInterrupt(let old, let new): "interrupt:\(old.text)>\(new?.text ?? "-")"
-        case .error(let error): "error:\(error.kind)"
-        case .word, .mark: nil
-        }
-    }
-}
-
 let longPrompt = "turn left onto main street then continue"
 
 func rendered(_ text: String) throws -> [Int16] {
     try RecordingRenderer().render(Utterance(text: text), voice: .fallback).samples
-}
-
-func waitUntil(timeout: Duration = .seconds(10), _ condition: () -> Bool) async -> Bool {
-    let deadline = ContinuousClock.now + timeout
-    while ContinuousClock.now < deadline {
-        if condition() { return true }
-        try? await Task.sleep(for: .milliseconds(5))
-    }
-    return condition()
 }
 
 func fileSize(_ url: URL) -> Int {
@@ -64,7 +27,7 @@ func fileSize(_ url: URL) -> Int {
         await synthesizer.speak(SpokenInstruction(text: "then right"))
         let configuration = try #require(sink.configuration)
         try sink.close()
-        let received = await collect(events, didSpeakCount: 2)
+        let received = await collectEvents(events, didSpeakCount: 2)
         #expect(
             lifecycle(received) == [
                 "will:turn left now", "did:turn left now", "will:then right", "did:then right",
@@ -92,7 +55,7 @@ func fileSize(_ url: URL) -> Int {
         synthesizer.interruptSpeaking()
         await speaking.value
         try sink.close()
-        let received = await collect(events, didSpeakCount: 1)
+        let received = await collectEvents(events, didSpeakCount: 1)
         #expect(
             lifecycle(received) == [
                 "will:\(longPrompt)", "interrupt:\(longPrompt)>-", "did:\(longPrompt)!cancelled",
@@ -124,7 +87,7 @@ func fileSize(_ url: URL) -> Int {
         #expect(cutSize < (try rendered(longPrompt)).count / 2)
         for index in 0..<3 { await synthesizer.speak(SpokenInstruction(text: "muted \(index)")) }
         try sink.close()
-        let received = await collect(events, didSpeakCount: 4)
+        let received = await collectEvents(events, didSpeakCount: 4)
         #expect(ALSATestEnvironment.samples(in: file).count == cutSize)
         #expect(
             lifecycle(received) == [
@@ -146,7 +109,7 @@ func fileSize(_ url: URL) -> Int {
         let file = try environment.captureFile("recovered")
         await synthesizer.speak(SpokenInstruction(text: "found"))
         try sink.close()
-        let received = await collect(events, didSpeakCount: 2)
+        let received = await collectEvents(events, didSpeakCount: 2)
         #expect(
             lifecycle(received) == [
                 "will:lost", "error:audioDevice", "did:lost!audioDevice", "will:found", "did:found",
@@ -186,7 +149,7 @@ func fileSize(_ url: URL) -> Int {
         let synthesizer = SpeechSynthesizer(renderer: RecordingRenderer(), sink: sink)
         let events = synthesizer.events()
         await synthesizer.speak(SpokenInstruction(text: "hello"))
-        let received = await collect(events, didSpeakCount: 1)
+        let received = await collectEvents(events, didSpeakCount: 1)
         #expect(lifecycle(received) == ["will:hello", "error:audioDevice", "did:hello!audioDevice"])
     }
 
@@ -242,7 +205,7 @@ func fileSize(_ url: URL) -> Int {
             }
         }
         try sink.close()
-        let received = await collect(events, didSpeakCount: 60)
+        let received = await collectEvents(events, didSpeakCount: 60)
         var counts: [String: Int] = [:]
         var open: String?
         for label in lifecycle(received) {

@@ -8,26 +8,6 @@ import VoiceGuidanceTesting
 /// The speech compressor on real eSpeak speech: a prompt whose first half is 24 dB quieter.
 @Suite(.serialized)
 struct CompressedSpeechTests {
-    /// dB between the 10th and 90th percentile of 50 ms RMS windows (silent windows skipped).
-    static func loudnessRange(_ samples: [Int16], sampleRate: Int) -> Double {
-        let window = sampleRate / 20
-        var levels: [Double] = []
-        var start = 0
-        while start + window <= samples.count {
-            var sum = 0.0
-            for sample in samples[start..<(start + window)] {
-                let x = Double(sample) / 32768
-                sum += x * x
-            }
-            let level = 10 * log10(sum / Double(window) + 1e-12)
-            if level > -70 { levels.append(level) }
-            start += window
-        }
-        levels.sort()
-        guard levels.count >= 10 else { return 0 }
-        return levels[levels.count * 9 / 10] - levels[levels.count / 10]
-    }
-
     @Test func speechPresetShrinksLoudnessRangeOfAPromptAndNeverClips() throws {
         let renderer = try ESpeakRenderer()
         let utterance = Utterance(segments: [
@@ -37,8 +17,8 @@ struct CompressedSpeechTests {
         let audio = try renderer.render(utterance, voice: .fallback)
         var compressed = audio.samples
         DynamicRangeCompressor.speech.process(&compressed, sampleRate: audio.sampleRate)
-        let before = Self.loudnessRange(audio.samples, sampleRate: audio.sampleRate)
-        let after = Self.loudnessRange(compressed, sampleRate: audio.sampleRate)
+        let before = AudioAnalysis.loudnessRange(audio.samples, sampleRate: audio.sampleRate)
+        let after = AudioAnalysis.loudnessRange(compressed, sampleRate: audio.sampleRate)
         print("speech loudness range: \(before) dB → \(after) dB")
         #expect(before - after >= 6, "loudness range \(before) dB → \(after) dB")
         let peak = compressed.map { abs(Int($0)) }.max() ?? 0
@@ -53,8 +33,8 @@ struct CompressedSpeechTests {
         let effect = try renderer.render(
             SSMLParser().parse(#"<speak><amazon:effect name="drc">"# + body + "</amazon:effect></speak>"),
             voice: .fallback)
-        let before = Self.loudnessRange(plain.samples, sampleRate: plain.sampleRate)
-        let after = Self.loudnessRange(effect.samples, sampleRate: effect.sampleRate)
+        let before = AudioAnalysis.loudnessRange(plain.samples, sampleRate: plain.sampleRate)
+        let after = AudioAnalysis.loudnessRange(effect.samples, sampleRate: effect.sampleRate)
         #expect(before - after >= 6, "loudness range \(before) dB → \(after) dB")
         #expect((effect.samples.map { abs(Int($0)) }.max() ?? 0) < 32_767)
         // Compression changes levels, not timing.

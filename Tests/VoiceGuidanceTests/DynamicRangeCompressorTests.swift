@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import VoiceGuidance
+import VoiceGuidanceTesting
 
 /// A deterministic generator (SplitMix64) so the test signals are the same on every run.
 private struct SeededGenerator: RandomNumberGenerator {
@@ -37,26 +38,6 @@ private func burstSignal(loudDB: Double, quietDB: Double, seconds: Int, sampleRa
     return samples
 }
 
-/// Loudness range: dB between the 10th and 90th percentile of 50 ms RMS windows (silent
-/// windows skipped).
-private func loudnessRange(_ samples: [Int16], sampleRate: Int) -> Double {
-    let window = sampleRate / 20
-    var levels: [Double] = []
-    var start = 0
-    while start + window <= samples.count {
-        var sum = 0.0
-        for sample in samples[start..<(start + window)] {
-            let x = Double(sample) / 32768
-            sum += x * x
-        }
-        if sum > 0 { levels.append(10 * log10(sum / Double(window))) }
-        start += window
-    }
-    levels.sort()
-    guard levels.count >= 10 else { return 0 }
-    return levels[levels.count * 9 / 10] - levels[levels.count / 10]
-}
-
 @Suite struct DynamicRangeCompressorTests {
     let sampleRate = 22_050
 
@@ -64,8 +45,8 @@ private func loudnessRange(_ samples: [Int16], sampleRate: Int) -> Double {
         let input = burstSignal(loudDB: -6, quietDB: -30, seconds: 6, sampleRate: sampleRate)
         var output = input
         DynamicRangeCompressor.speech.process(&output, sampleRate: sampleRate)
-        let before = loudnessRange(input, sampleRate: sampleRate)
-        let after = loudnessRange(output, sampleRate: sampleRate)
+        let before = AudioAnalysis.loudnessRange(input, sampleRate: sampleRate)
+        let after = AudioAnalysis.loudnessRange(output, sampleRate: sampleRate)
         print("synthetic loudness range: \(before) dB → \(after) dB")
         #expect(before > 20)
         #expect(before - after >= 6, "loudness range \(before) dB → \(after) dB")
