@@ -322,7 +322,6 @@ if sections.contains(4) {
 
 if sections.contains(5) {
     print("\n5. `voiceguide render-route` against one `espeak-ng -w` process per prompt")
-    print("  route: \(busiest.lastPathComponent)")
     let busiest = try routeFiles.max { a, b in
         try Route.decode(from: Data(contentsOf: a)).legs.flatMap(\.steps).reduce(0) {
             $0 + $1.voiceInstructions.count
@@ -332,6 +331,7 @@ if sections.contains(5) {
             }
     }!
     let busiestRoute = try Route.decode(from: Data(contentsOf: busiest))
+    print("  route: \(busiest.lastPathComponent)")
     let routePrompts = busiestRoute.legs.flatMap(\.steps).flatMap(\.voiceInstructions)
     var jobTimes: [Int: Double] = [:]
     for jobs in [1, 2] {
