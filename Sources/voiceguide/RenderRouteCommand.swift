@@ -224,7 +224,21 @@ enum RenderRouteCommand: Command {
         var message: String
     }
 
-    /// Splits the jobs over `count` worker processes of this same program and collects results.
+    /// Splits jobs into `count` shares of about equal work: longest first, each to the share with
+    /// the least so far (text length stands in for audio length).
+    static func shares(of jobs: [Job], count: Int) -> [[Job]] {
+        var shares = [[Job]](repeating: [], count: count)
+        var loads = [Int](repeating: 0, count: count)
+        for job in jobs.sorted(by: { $0.text.count > $1.text.count }) {
+            let least = loads.indices.min { loads[$0] < loads[$1] }!
+            shares[least].append(job)
+            loads[least] += job.text.count + 20
+        }
+        return shares
+    }
+
+    /// Renders the first share in this process and the others in worker processes of this same
+    /// program (eSpeak NG is one engine per process), and collects every result.
     static func runWorkers(
         _ jobs: [Job], count: Int, voice: VoiceProfile, folder: URL, progress: Progress
     ) throws -> [(Int, Result<Entry, WorkerError>)] {
@@ -236,9 +250,8 @@ enum RenderRouteCommand: Command {
         var processes: [Process] = []
         var jobFiles: [URL] = []
         defer { for file in jobFiles { try? FileManager.default.removeItem(at: file) } }
-        for worker in 0..<count {
-            let share = jobs.enumerated().filter { $0.offset % count == worker }.map(\.element)
-            guard !share.isEmpty else { continue }
+        let split = shares(of: jobs, count: count)
+        for share in split.dropFirst() where !share.isEmpty {
             let jobFile = FileManager.default.temporaryDirectory.appendingPathComponent(
                 "voiceguide-jobs-\(UUID().uuidString).json")
             try JSONEncoder().encode(WorkerInput(folder: folder.path, jobs: share)).write(to: jobFile)
@@ -271,6 +284,17 @@ enum RenderRouteCommand: Command {
                 }
                 group.leave()
             }
+        }
+        let renderer = try Engines.espeak()
+        for job in split[0] {
+            let outcome: Result<Entry, WorkerError>
+            do {
+                outcome = .success(try render(job, renderer: renderer, voice: voice, folder: folder))
+            } catch {
+                outcome = .failure(WorkerError(message: "\(job.file): \(error)"))
+            }
+            results.withLock { $0.append((job.index, outcome)) }
+            progress.advance()
         }
         group.wait()
         for process in processes { process.waitUntilExit() }
