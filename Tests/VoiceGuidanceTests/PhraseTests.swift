@@ -259,4 +259,12 @@ import VoiceGuidance
             #expect(book.ordinals.count == 10)
         }
     }
+
+    @Test(arguments: [
+        ("A 9: Munich; Nuremberg", "A 9, Munich, Nuremberg"), ("Hamburg", "Hamburg"),
+        ("I 95 North: Baltimore, Philadelphia", "I 95 North, Baltimore, Philadelphia"), (" ; ", nil),
+    ])
+    func destinationsAreSpokenAsAList(_ raw: String, _ spoken: String?) {
+        #expect(PhraseBuilder.spokenDestinations(raw) == spoken)
+    }
 }

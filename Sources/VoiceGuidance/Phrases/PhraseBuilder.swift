@@ -97,7 +97,7 @@ public struct PhraseBuilder: Sendable {
         }
         guard wording == .long else { return phrase }
         let road = roadName(of: step)
-        let destination = step.destinations.flatMap { $0.isEmpty ? nil : $0 }
+        let destination = step.destinations.flatMap(Self.spokenDestinations)
         let prefersDestination = [ManeuverType.offRamp, .onRamp, .fork, .merge].contains(maneuver.type)
         if prefersDestination, let destination {
             return fill(book.templates.toward, ["instruction": phrase, "destination": destination])
@@ -109,6 +109,15 @@ public struct PhraseBuilder: Sendable {
             return fill(book.templates.toward, ["instruction": phrase, "destination": destination])
         }
         return phrase
+    }
+
+    /// Directions v5 `destinations` as said: "A 9: Munich; Nuremberg" (refs, a colon, then
+    /// places split by `;` or `,`) becomes "A 9, Munich, Nuremberg"; nil when empty.
+    public static func spokenDestinations(_ raw: String) -> String? {
+        let parts = raw.split(whereSeparator: { ":;,".contains($0) })
+            .map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.isEmpty }
+        return parts.isEmpty ? nil : parts.joined(separator: ", ")
     }
 
     /// The road a step drives on, as said: its name, else its ref; nil when it has neither.
