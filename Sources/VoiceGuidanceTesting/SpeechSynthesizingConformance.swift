@@ -35,7 +35,7 @@ public enum SpeechSynthesizingConformance {
                 }
             }
         }
-        let events = await read(stream, didSpeakCount: promptCount, timeout: timeout)
+        let events = await collectEvents(stream, didSpeakCount: promptCount, timeout: timeout)
         var problems: [String] = []
         var will: [UUID: Int] = [:]
         var did: [UUID: Int] = [:]
@@ -80,31 +80,5 @@ public enum SpeechSynthesizingConformance {
         }
         if synthesizer.isSpeaking { problems.append("still speaking after every speak returned") }
         return problems
-    }
-
-    private static func read(
-        _ stream: AsyncStream<SpeechEvent>, didSpeakCount: Int, timeout: Duration
-    ) async -> [SpeechEvent] {
-        await withTaskGroup(of: [SpeechEvent]?.self) { group in
-            group.addTask {
-                var events: [SpeechEvent] = []
-                var seen = 0
-                for await event in stream {
-                    events.append(event)
-                    if case .didSpeak = event {
-                        seen += 1
-                        if seen == didSpeakCount { break }
-                    }
-                }
-                return events
-            }
-            group.addTask {
-                try? await Task.sleep(for: timeout)
-                return nil
-            }
-            let first = await group.next() ?? nil
-            group.cancelAll()
-            return first ?? []
-        }
     }
 }
