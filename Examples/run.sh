@@ -7,14 +7,23 @@ out=$2
 mkdir -p "$out/samples"
 
 echo "== Rendering ssml-samples/ into $out/samples"
-printf '%-40s %9s  %s\n' FILE DURATION WARNINGS
-"$voiceguide" render --out-dir "$out/samples" --json ssml-samples/*.ssml | python3 -c '
-import json, os, sys
-for line in sys.stdin:
-    o = json.loads(line)
-    w = "; ".join(o["warnings"]) or "-"
-    print("%-40s %8.2fs  %s" % (os.path.basename(o["path"]), o["duration_s"], w[:80]))
-'
+"$voiceguide" render --out-dir "$out/samples" ssml-samples/*.ssml \
+    > "$out/samples/rendered.txt" 2> "$out/samples/warnings.txt"
+awk -v warnings="$out/samples/warnings.txt" '
+        BEGIN {
+            # "ssml-samples/NAME.ssml:LINE:COL: warning: …" → the warnings of NAME.
+            while ((getline line < warnings) > 0) {
+                name = line; sub(/^.*\//, "", name); sub(/\.ssml:.*/, "", name)
+                text = line; sub(/^[^ ]* warning: /, "", text)
+                if (name in said) said[name] = said[name] "; " text; else said[name] = text
+            }
+            printf "%-34s %9s  %s\n", "FILE", "DURATION", "WARNINGS"
+        }
+        {
+            file = $1; sub(/^.*\//, "", file)
+            name = file; sub(/\.wav$/, "", name)
+            printf "%-34s %8.2fs  %s\n", file, $2, (name in said) ? substr(said[name], 1, 70) : "-"
+        }' "$out/samples/rendered.txt"
 
 route=Examples/routes/airport-cargo.json
 echo
