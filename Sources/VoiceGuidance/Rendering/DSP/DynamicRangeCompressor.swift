@@ -100,7 +100,7 @@ public struct DynamicRangeCompressor: Sendable, Equatable {
     /// - Complexity: O(n).
     public func process(_ samples: inout [Int16], sampleRate: Int, state: inout State) {
         guard !samples.isEmpty, sampleRate > 0 else { return }
-        // Fast path, one pass straight to Int16. Only when a peak would pass the ceiling (or the
+        // Fast path, one pass straight to Int16. Only when a block could pass the ceiling (or the
         // limiter is still releasing) is the chunk redone through the look-ahead limiter.
         let original = samples
         let start = state
@@ -112,121 +112,111 @@ public struct DynamicRangeCompressor: Sendable, Equatable {
         processLimiting(&samples, sampleRate: sampleRate, state: &state)
     }
 
-    /// Compresses in place; returns false (with `samples` and `state` to be restored by the
-    /// caller) when a sample would exceed the ceiling.
+    /// The gain computer, block by block: for each block of `controlBlock` samples it updates the
+    /// level detector and the smoothed gain, and hands `body` the block's range, its largest
+    /// magnitude, and the linear gain at its start and end (interpolated in between). `body`
+    /// returns false to stop early (the state is then left as it was).
+    ///
+    /// Over a block the detector moves toward the block's mean square as the one-pole filter
+    /// (10 ms) would over that many samples; integer sums and maxima vectorize.
+    private func forEachBlock(
+        of buffer: UnsafeBufferPointer<Int16>, sampleRate: Int, state: inout State,
+        _ body: (_ block: Range<Int>, _ largest: Int32, _ from: Float, _ to: Float) -> Bool
+    ) -> Bool {
+        let rate = Double(sampleRate)
+        let decay = exp(-1 / (Self.rmsWindow * rate))
+        let block = Self.controlBlock
+        let blockKeep = Float(pow(decay, Double(block)))
+        let attackBlock = 1 - exp(-Double(block) / (attack * rate))
+        let releaseBlock = 1 - exp(-Double(block) / (release * rate))
+        var power = Float(state.power)
+        var gainDB = state.gainDB
+        var linear = Float(pow(10, (gainDB + makeupGainDB) / 20))
+        var first = 0
+        while first < buffer.count {
+            let last = min(first + block, buffer.count)
+            let count = last - first
+            var squares: Int64 = 0
+            var largest: Int32 = 0
+            for index in first..<last {
+                let x = Int32(buffer[index])
+                squares += Int64(x * x)
+                largest = max(largest, x < 0 ? -x : x)
+            }
+            let meanSquare = Float(squares) / Float(count) * (1 / (32768 * 32768))
+            let keep = count == block ? blockKeep : Float(pow(decay, Double(count)))
+            power = keep * power + (1 - keep) * meanSquare
+            let target = gainReductionDB(atLevel: Double(10 * log10f(power + 1e-12)))
+            // Smoothed in decibels: a 100 ms release recovers 100 ms after a loud word whatever
+            // the drop in level (smoothing the power instead takes many times longer).
+            let isAttack = target < gainDB
+            let coefficient =
+                count == block
+                ? (isAttack ? attackBlock : releaseBlock)
+                : 1 - exp(-Double(count) / ((isAttack ? attack : release) * rate))
+            gainDB += coefficient * (target - gainDB)
+            let next = Float(pow(10, (gainDB + makeupGainDB) / 20))
+            if !body(first..<last, largest, linear, next) { return false }
+            linear = next
+            first = last
+        }
+        state.power = Double(power)
+        state.gainDB = gainDB
+        return true
+    }
+
+    /// Compresses in place straight to Int16; returns false (with `samples` and `state` to be
+    /// restored by the caller) when a sample would pass the ceiling (checked sample by sample
+    /// only in blocks whose largest sample times largest gain could).
     private func compressWithoutLimiting(_ samples: inout [Int16], sampleRate: Int, state: inout State)
         -> Bool
     {
-        let rate = Double(sampleRate)
-        let rms = Float(1 - exp(-1 / (Self.rmsWindow * rate)))
-        let block = Self.controlBlock
-        let attackBlock = 1 - exp(-Double(block) / (attack * rate))
-        let releaseBlock = 1 - exp(-Double(block) / (release * rate))
         let ceiling = Float(pow(10, ceilingDB / 20) * 32767)
-        let makeup = makeupGainDB
-        let start = (power: Float(state.power), gainDB: state.gainDB)
-        // The loop state lives in locals of the closure (registers), not in captured variables.
-        let end = samples.withUnsafeMutableBufferPointer { buffer -> (power: Float, gainDB: Double)? in
-            var power = start.power
-            var gainDB = start.gainDB
-            var linear = Float(pow(10, (gainDB + makeup) / 20))
-            var first = 0
-            while first < buffer.count {
-                let last = min(first + block, buffer.count)
-                for index in first..<last {
-                    let x = Float(buffer[index]) * (1 / 32768)
-                    power += rms * (x * x - power)
+        return samples.withUnsafeMutableBufferPointer { buffer in
+            forEachBlock(of: UnsafeBufferPointer(buffer), sampleRate: sampleRate, state: &state) {
+                block, largest, from, to in
+                let step = (to - from) / Float(block.count)
+                if Float(largest) * max(from, to) > ceiling {
+                    // The bound says it might; look at the samples themselves.
+                    for index in block {
+                        let gain = from + step * Float(index - block.lowerBound + 1)
+                        if abs(Float(buffer[index]) * gain) > ceiling { return false }
+                    }
                 }
-                let target = gainReductionDB(atLevel: Double(10 * log10f(power + 1e-12)))
-                let isAttack = target < gainDB
-                let coefficient =
-                    last - first == block
-                    ? (isAttack ? attackBlock : releaseBlock)
-                    : 1 - exp(-Double(last - first) / ((isAttack ? attack : release) * rate))
-                gainDB += coefficient * (target - gainDB)
-                let next = Float(pow(10, (gainDB + makeup) / 20))
-                let step = (next - linear) / Float(last - first)
-                var peak: Float = 0
-                var gain = linear
-                for index in first..<last {
-                    gain += step
-                    let value = Float(buffer[index]) * gain
-                    peak = max(peak, abs(value))
-                    buffer[index] = Int16(clamping: Int32(value + (value < 0 ? -0.5 : 0.5)))
+                for index in block {
+                    let value = Float(buffer[index]) * (from + step * Float(index - block.lowerBound + 1))
+                    buffer[index] = Int16(Self.roundedToNearest(value))
                 }
-                if peak > ceiling { return nil }
-                linear = next
-                first = last
+                return true
             }
-            return (power, gainDB)
         }
-        guard let end else { return false }
-        state.power = Double(end.power)
-        state.gainDB = end.gainDB
-        return true
     }
 
     /// The full path: gains into floating point, then the look-ahead limiter over the chunk.
     private func processLimiting(_ samples: inout [Int16], sampleRate: Int, state: inout State) {
-        guard !samples.isEmpty, sampleRate > 0 else { return }
-        let rate = Double(sampleRate)
-        let rmsCoefficient = 1 - exp(-1 / (Self.rmsWindow * rate))
-        // The gain computer runs at a control rate (every `controlBlock` samples, 1.5 ms at
-        // 22 kHz, well under the 5 ms attack); the linear gain is interpolated in between.
-        // Per-sample log10/pow made compression cost as much as synthesis itself.
-        let block = Self.controlBlock
-        func smoothing(_ time: Double, samples count: Int) -> Double {
-            1 - exp(-Double(count) / (time * rate))
-        }
-        let attackBlock = smoothing(attack, samples: block)
-        let releaseBlock = smoothing(release, samples: block)
-        var power = Float(state.power)
-        var gainDB = state.gainDB
-        var linear = Float(pow(10, (gainDB + makeupGainDB) / 20))
-        let rms = Float(rmsCoefficient)
         var output = [Float](repeating: 0, count: samples.count)
         samples.withUnsafeBufferPointer { input in
-            output.withUnsafeMutableBufferPointer { output in
-                var start = 0
-                while start < input.count {
-                    let end = min(start + block, input.count)
-                    for index in start..<end {
-                        let x = Float(input[index]) * (1 / 32768)
-                        power += rms * (x * x - power)
-                        output[index] = x
-                    }
-                    let target = gainReductionDB(atLevel: 10 * log10(Double(power) + 1e-12))
-                    // Smoothed in decibels: a 100 ms release recovers 100 ms after a loud word
-                    // whatever the drop in level (smoothing the power instead takes far longer).
-                    let isAttack = target < gainDB
-                    let coefficient =
-                        end - start == block
-                        ? (isAttack ? attackBlock : releaseBlock)
-                        : smoothing(isAttack ? attack : release, samples: end - start)
-                    gainDB += coefficient * (target - gainDB)
-                    let next = Float(pow(10, (gainDB + makeupGainDB) / 20))
-                    let step = (next - linear) / Float(end - start)
-                    for index in start..<end {
-                        linear += step
-                        let value = output[index] * linear
-                        output[index] = value
-                    }
-                    linear = next
-                    start = end
+            _ = forEachBlock(of: input, sampleRate: sampleRate, state: &state) { block, _, from, to in
+                let step = (to - from) / Float(block.count)
+                for index in block {
+                    output[index] = Float(input[index]) * (from + step * Float(index - block.lowerBound + 1))
                 }
+                return true
             }
         }
-        state.power = Double(power)
-        state.gainDB = gainDB
-        state.limiterGain = limit(&output, sampleRate: rate, startGain: state.limiterGain)
+        state.limiterGain = limit(&output, sampleRate: Double(sampleRate), startGain: state.limiterGain)
         samples.withUnsafeMutableBufferPointer { samples in
             for index in samples.indices {
-                // Round half away from zero without a libm call; the limiter keeps it in range.
-                let value = output[index] * 32768
-                let rounded = Int32(value + (value < 0 ? -0.5 : 0.5))
-                samples[index] = Int16(clamping: rounded)
+                samples[index] = Int16(Self.roundedToNearest(min(max(output[index], -32768), 32767)))
             }
         }
+    }
+
+    /// Rounds to the nearest integer without a libm call (adding 1.5 × 2^23 leaves no fraction
+    /// bits); exact for |value| < 2^22.
+    @inline(__always)
+    static func roundedToNearest(_ value: Float) -> Float {
+        (value + 12_582_912) - 12_582_912
     }
 
     /// Samples between two runs of the gain computer.
@@ -236,7 +226,7 @@ public struct DynamicRangeCompressor: Sendable, Equatable {
     /// `limiterLookahead` before it (backward pass) and is released linearly (forward pass).
     /// Returns the gain at the end, where the next chunk's release continues.
     private func limit(_ signal: inout [Float], sampleRate: Double, startGain: Double) -> Double {
-        let ceiling = Float(pow(10, ceilingDB / 20) * (32767.0 / 32768.0))
+        let ceiling = Float(pow(10, ceilingDB / 20) * 32767)  // in sample units
         let rampLength = max(1, limiterLookahead * sampleRate)
         let attackStep = Float(1 / rampLength)
         let releaseStep = Float(1 / max(1, limiterRelease * sampleRate))
