@@ -78,13 +78,16 @@ enum RenderRouteCommand: Command {
         let files = try arguments.positionals()
         guard files.count == 1 else { throw UsageError("give one ROUTE.json") }
 
-        let route = try RouteLoading.load(files[0])
         let folder = URL(fileURLWithPath: outDir, isDirectory: true)
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         } catch {
             throw CommandFailure("cannot create \(folder.path): \(error.localizedDescription)")
         }
+        // Workers start now, so that their start-up overlaps reading the route.
+        let workers = jobs > 1 ? try startWorkers(count: jobs - 1, voice: voice, folder: folder) : []
+        defer { stopWorkers(workers) }
+        let route = try RouteLoading.load(files[0])
         let book = try PhraseBook.load(
             directory: catalog.directory.appendingPathComponent("phrases"), language: voice.phrases)
         let all = prompts(of: route, phrases: PhraseBuilder(book: book, units: voice.units), voice: voice)
@@ -109,7 +112,7 @@ enum RenderRouteCommand: Command {
         let kept = done.count
         let progress = Progress(total: all.count, done: kept, isShown: !quiet && Console.isErrorTerminal)
         var failures: [String] = []
-        if jobs == 1 || todo.count < 2 {
+        if workers.isEmpty || todo.count < 2 {
             let renderer = try Engines.espeak()
             for job in todo {
                 do {
@@ -120,7 +123,8 @@ enum RenderRouteCommand: Command {
                 progress.advance()
             }
         } else {
-            let results = try runWorkers(todo, count: jobs, voice: voice, folder: folder, progress: progress)
+            let results = try runWorkers(
+                todo, workers: workers, voice: voice, folder: folder, progress: progress)
             for (index, result) in results {
                 switch result {
                 case .success(let entry): done[index] = entry
@@ -219,20 +223,20 @@ enum RenderRouteCommand: Command {
         var message: String
     }
 
-    /// Renders the jobs in this process and in `count - 1` worker processes of this same program
-    /// (eSpeak NG is one engine per process). Jobs wait in one queue, longest first, and whoever
-    /// is free takes the next, so no process idles while another still has a backlog.
-    static func runWorkers(
-        _ jobs: [Job], count: Int, voice: VoiceProfile, folder: URL, progress: Progress
-    ) throws -> [(Int, Result<Entry, WorkerError>)] {
+    /// A worker process and the pipes to talk to it.
+    struct Worker {
+        var process: Process
+        var toWorker: FileHandle
+        var fromWorker: FileHandle
+    }
+
+    /// Starts `count` worker processes of this same program (eSpeak NG is one engine per
+    /// process); each waits for jobs on its stdin.
+    static func startWorkers(count: Int, voice: VoiceProfile, folder: URL) throws -> [Worker] {
         guard let executable = Bundle.main.executableURL else {
             throw CommandFailure("cannot find this program's path to start workers")
         }
-        let queue = Mutex(Array(jobs.sorted { $0.text.count < $1.text.count }))  // popLast = longest
-        let results = Mutex<[(Int, Result<Entry, WorkerError>)]>([])
-        let group = DispatchGroup()
-        var processes: [Process] = []
-        for _ in 1..<count {
+        return try (0..<count).map { _ in
             let process = Process()
             process.executableURL = executable
             process.arguments = ["render-route", "--worker", folder.path, "--voice", voice.id]
@@ -241,13 +245,33 @@ enum RenderRouteCommand: Command {
             process.standardInput = input
             process.standardOutput = output
             try process.run()
-            processes.append(process)
-            let toWorker = input.fileHandleForWriting
-            let fromWorker = output.fileHandleForReading
+            return Worker(
+                process: process, toWorker: input.fileHandleForWriting,
+                fromWorker: output.fileHandleForReading)
+        }
+    }
+
+    /// Closes the workers' stdin (they finish) and waits for them.
+    static func stopWorkers(_ workers: [Worker]) {
+        for worker in workers { try? worker.toWorker.close() }
+        for worker in workers { worker.process.waitUntilExit() }
+    }
+
+    /// Renders the jobs in this process and in the workers. Jobs wait in one queue, longest
+    /// first, and whoever is free takes the next, so no process idles while another still has a
+    /// backlog.
+    static func runWorkers(
+        _ jobs: [Job], workers: [Worker], voice: VoiceProfile, folder: URL, progress: Progress
+    ) throws -> [(Int, Result<Entry, WorkerError>)] {
+        let queue = Mutex(Array(jobs.sorted { $0.text.count < $1.text.count }))  // popLast = longest
+        let results = Mutex<[(Int, Result<Entry, WorkerError>)]>([])
+        let group = DispatchGroup()
+        for worker in workers {
+            let toWorker = worker.toWorker
+            let fromWorker = worker.fromWorker
             group.enter()
             Thread.detachNewThread {
                 defer { group.leave() }
-                defer { try? toWorker.close() }
                 var buffer = Data()
                 while let job = queue.withLock({ $0.popLast() }) {
                     guard let line = try? JSONEncoder().encode(job) else { continue }
@@ -297,7 +321,6 @@ enum RenderRouteCommand: Command {
         }
         renderQueued()
         group.wait()
-        for process in processes { process.waitUntilExit() }
         renderQueued()  // jobs handed back by a worker that died after this process ran dry
         return results.withLock { $0 }
     }
