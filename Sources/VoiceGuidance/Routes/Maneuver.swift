@@ -48,18 +48,12 @@ public struct Maneuver: Sendable, Equatable, Codable {
     }
 }
 
-/// A Directions v5 maneuver type; unknown types are kept as they are.
+/// A Directions v5 maneuver type; unknown types are kept as they are (coded as the bare
+/// string, by the standard library's `RawRepresentable` coding).
 public struct ManeuverType: RawRepresentable, Sendable, Hashable, Codable, ExpressibleByStringLiteral {
     public var rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
     public init(stringLiteral value: String) { rawValue = value }
-    public init(from decoder: any Decoder) throws {
-        rawValue = try decoder.singleValueContainer().decode(String.self)
-    }
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(rawValue)
-    }
 
     public static let depart: ManeuverType = "depart"
     public static let arrive: ManeuverType = "arrive"
@@ -84,13 +78,6 @@ public struct ManeuverModifier: RawRepresentable, Sendable, Hashable, Codable, E
     public var rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
     public init(stringLiteral value: String) { rawValue = value }
-    public init(from decoder: any Decoder) throws {
-        rawValue = try decoder.singleValueContainer().decode(String.self)
-    }
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(rawValue)
-    }
 
     public static let uTurn: ManeuverModifier = "uturn"
     public static let sharpRight: ManeuverModifier = "sharp right"
