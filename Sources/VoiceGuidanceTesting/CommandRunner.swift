@@ -29,6 +29,31 @@ public struct CommandRunner: Sendable {
         executable = found
     }
 
+    /// Starts the binary with `arguments` and returns at once (output discarded), for tests that
+    /// interrupt it.
+    public func launch(_ arguments: [String]) throws -> Process {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.currentDirectoryURL = SharedFixtures.packageRoot()
+        process.environment = environment([:])
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+
+    private func environment(_ extra: [String: String]) -> [String: String] {
+        var env = ProcessInfo.processInfo.environment
+        env["VOICEGUIDE_VOICES"] = SharedFixtures.packageRoot().appendingPathComponent("Voices").path
+        // The ALSA tests of this process point ALSA at a test configuration; a user's program
+        // sees the system's own.
+        env["ALSA_CONFIG_PATH"] = nil
+        for (key, value) in extra { env[key] = value }
+        return env
+    }
+
     /// Runs the binary with `arguments`, feeding `input` on stdin, in `directory` (default: the package root).
     public func run(
         _ arguments: [String], input: Data? = nil, directory: URL? = nil, environment: [String: String] = [:]
@@ -37,13 +62,7 @@ public struct CommandRunner: Sendable {
         process.executableURL = executable
         process.arguments = arguments
         process.currentDirectoryURL = directory ?? SharedFixtures.packageRoot()
-        var env = ProcessInfo.processInfo.environment
-        env["VOICEGUIDE_VOICES"] = SharedFixtures.packageRoot().appendingPathComponent("Voices").path
-        // The ALSA tests of this process point ALSA at a test configuration; a user's program
-        // sees the system's own.
-        env["ALSA_CONFIG_PATH"] = nil
-        for (key, value) in environment { env[key] = value }
-        process.environment = env
+        process.environment = self.environment(environment)
         let out = Pipe()
         let err = Pipe()
         let stdin = Pipe()

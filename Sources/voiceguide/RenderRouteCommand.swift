@@ -92,56 +92,47 @@ enum RenderRouteCommand: Command {
             directory: catalog.directory.appendingPathComponent("phrases"), language: voice.phrases)
         let all = prompts(of: route, phrases: PhraseBuilder(book: book, units: voice.units), voice: voice)
 
-        // Keep what an earlier run rendered with the same key; render the rest.
+        // Keep what an earlier run rendered with the same key; render the rest, each distinct
+        // prompt once (a route says "Keep left onto I-80 East" up to four times).
         let manifestURL = folder.appendingPathComponent("manifest.json")
         let previous =
             (try? JSONDecoder().decode(Manifest.self, from: Data(contentsOf: manifestURL)))?.prompts ?? []
-        var done: [Int: Entry] = [:]
+        var kept: [Int: Entry] = [:]
         var todo: [Job] = []
+        var copies: [String: [Job]] = [:]
         for job in all {
             if let old = previous.first(where: { $0.file == job.file && $0.key == job.key }),
                 let size = try? FileManager.default.attributesOfItem(
                     atPath: folder.appendingPathComponent(job.file).path)[.size] as? Int,
                 size == 44 + 2 * old.samples
             {
-                done[job.index] = old
+                kept[job.index] = old
+            } else if copies[job.key] != nil {
+                copies[job.key]!.append(job)
             } else {
+                copies[job.key] = []
                 todo.append(job)
             }
         }
-        let kept = done.count
-        let progress = Progress(total: all.count, done: kept, isShown: !quiet && Console.isErrorTerminal)
-        var failures: [String] = []
+        AtomicFile.removeLeftovers(of: all.map(\.file) + ["manifest.json"], in: folder)
+        let collector = Collector(
+            manifest: Manifest(route: files[0], voice: voice.id, sampleRate: 22_050, prompts: []),
+            all: all, kept: kept, copies: copies, folder: folder.path,
+            progress: Progress(total: all.count, done: kept.count, isShown: !quiet && Console.isErrorTerminal)
+        )
         if workers.isEmpty || todo.count < 2 {
             let renderer = try Engines.espeak()
             for job in todo {
-                do {
-                    done[job.index] = try render(job, renderer: renderer, voice: voice, folder: folder)
-                } catch {
-                    failures.append("\(job.file): \(error)")
-                }
-                progress.advance()
+                collector.record(
+                    job, Result { try render(job, renderer: renderer, voice: voice, folder: folder.path) })
             }
         } else {
-            let results = try runWorkers(
-                todo, workers: workers, voice: voice, folder: folder, progress: progress)
-            for (index, result) in results {
-                switch result {
-                case .success(let entry): done[index] = entry
-                case .failure(let error): failures.append(error.message)
-                }
-            }
+            try runWorkers(todo, workers: workers, voice: voice, folder: folder.path, collector: collector)
         }
-        progress.finish()
-
-        let manifest = Manifest(
-            route: files[0], voice: voice.id, sampleRate: 22_050,
-            prompts: all.compactMap { done[$0.index] })
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        try WAVFile.writeAtomically(try encoder.encode(manifest), to: manifestURL)
+        let (manifest, failures) = collector.finish()
+        try AtomicFile.write(try Collector.encode(manifest), to: manifestURL)
         print(
-            "\(all.count) prompts: \(all.count - kept - failures.count) rendered, \(kept) kept, "
+            "\(all.count) prompts: \(all.count - kept.count - failures.count) rendered, \(kept.count) kept, "
                 + "\(failures.count) failed; manifest: \(manifestURL.path)")
         for failure in failures { Console.error("error: \(failure)") }
         return failures.isEmpty ? ExitStatus.success : ExitStatus.failure
@@ -182,31 +173,39 @@ enum RenderRouteCommand: Command {
         }
     }
 
-    /// Renders one prompt to its WAV file (atomically).
-    static func render(_ job: Job, renderer: ESpeakRenderer, voice: VoiceProfile, folder: URL) throws -> Entry
+    /// A rendered prompt: its manifest row and, when at hand, the bytes of its WAV file.
+    struct Rendered: Sendable {
+        var entry: Entry
+        var wav: Data?
+    }
+
+    /// Renders one prompt to its WAV file in `folder` (atomically).
+    static func render(_ job: Job, renderer: ESpeakRenderer, voice: VoiceProfile, folder: String) throws
+        -> Rendered
     {
         let audio = PromptAudio(renderer: renderer, voice: voice)
         let rendered = try audio.audio(for: SpokenInstruction(text: job.text, ssml: job.ssml))
-        try WAVFile.write(rendered, to: folder.appendingPathComponent(job.file))
-        return Entry(
+        let wav = WAVFile.encode(samples: rendered.samples, sampleRate: rendered.sampleRate)
+        try AtomicFile.write(wav, toPath: folder + "/" + job.file)
+        let entry = Entry(
             file: job.file, leg: job.leg, step: job.step, text: job.text, ssml: job.ssml,
             durationS: (rendered.duration * 1000).rounded() / 1000, samples: rendered.samples.count,
             key: job.key)
+        return Rendered(entry: entry, wav: wav)
     }
 
     /// Worker mode (`--worker DIR`): reads one job (JSON) per line on stdin, renders it into DIR,
     /// and answers one result (JSON) per line on stdout, until stdin closes.
     static func runWorker(folder: String, voice: VoiceProfile) throws -> Int32 {
         let renderer = try Engines.espeak()
-        let folder = URL(fileURLWithPath: folder, isDirectory: true)
         let encoder = JSONEncoder()
         while let line = readLine(strippingNewline: true) {
             guard let job = try? JSONDecoder().decode(Job.self, from: Data(line.utf8)) else { continue }
             var result = WorkerResult(index: job.index, entry: nil, error: nil)
             do {
-                result.entry = try render(job, renderer: renderer, voice: voice, folder: folder)
+                result.entry = try render(job, renderer: renderer, voice: voice, folder: folder).entry
             } catch {
-                result.error = "\(job.file): \(error)"
+                result.error = "\(error)"
             }
             FileHandle.standardOutput.write(try encoder.encode(result) + Data("\n".utf8))
         }
@@ -219,8 +218,8 @@ enum RenderRouteCommand: Command {
         var error: String?
     }
 
-    struct WorkerError: Error {
-        var message: String
+    struct WorkerError: Error, CustomStringConvertible {
+        var description: String
     }
 
     /// A worker process and the pipes to talk to it.
@@ -251,20 +250,25 @@ enum RenderRouteCommand: Command {
         }
     }
 
-    /// Closes the workers' stdin (they finish) and waits for them.
+    /// Closes the workers' stdin (they finish) and waits for them: up to 5 s, then they are
+    /// terminated. (It polls every millisecond: `Process.waitUntilExit` runs the run loop in
+    /// 50 ms steps, which cost every `--jobs 2` run about 50 ms.)
     static func stopWorkers(_ workers: [Worker]) {
         for worker in workers { try? worker.toWorker.close() }
-        for worker in workers { worker.process.waitUntilExit() }
+        let deadline = Date(timeIntervalSinceNow: 5)
+        for worker in workers {
+            while worker.process.isRunning && Date() < deadline { usleep(1_000) }
+            if worker.process.isRunning { worker.process.terminate() }
+        }
     }
 
     /// Renders the jobs in this process and in the workers. Jobs wait in one queue, longest
     /// first, and whoever is free takes the next, so no process idles while another still has a
     /// backlog.
     static func runWorkers(
-        _ jobs: [Job], workers: [Worker], voice: VoiceProfile, folder: URL, progress: Progress
-    ) throws -> [(Int, Result<Entry, WorkerError>)] {
+        _ jobs: [Job], workers: [Worker], voice: VoiceProfile, folder: String, collector: Collector
+    ) throws {
         let queue = Mutex(Array(jobs.sorted { $0.text.count < $1.text.count }))  // popLast = longest
-        let results = Mutex<[(Int, Result<Entry, WorkerError>)]>([])
         let group = DispatchGroup()
         for worker in workers {
             let toWorker = worker.toWorker
@@ -298,31 +302,108 @@ enum RenderRouteCommand: Command {
                         queue.withLock { $0.append(job) }
                         return
                     }
-                    let outcome: Result<Entry, WorkerError> =
-                        result.entry.map { .success($0) }
-                        ?? .failure(WorkerError(message: result.error ?? "\(job.file): the worker failed"))
-                    results.withLock { $0.append((result.index, outcome)) }
-                    progress.advance()
+                    collector.record(
+                        job,
+                        result.entry.map { .success(Rendered(entry: $0, wav: nil)) }
+                            ?? .failure(WorkerError(description: result.error ?? "the worker failed")))
                 }
             }
         }
         let renderer = try Engines.espeak()
         func renderQueued() {
             while let job = queue.withLock({ $0.popLast() }) {
-                let outcome: Result<Entry, WorkerError>
-                do {
-                    outcome = .success(try render(job, renderer: renderer, voice: voice, folder: folder))
-                } catch {
-                    outcome = .failure(WorkerError(message: "\(job.file): \(error)"))
-                }
-                results.withLock { $0.append((job.index, outcome)) }
-                progress.advance()
+                collector.record(
+                    job, Result { try render(job, renderer: renderer, voice: voice, folder: folder) })
             }
         }
         renderQueued()
         group.wait()
         renderQueued()  // jobs handed back by a worker that died after this process ran dry
-        return results.withLock { $0 }
+    }
+
+    /// Where rendered prompts go: each is copied to the prompts that say the same, and every
+    /// `manifestInterval` prompts the manifest of everything so far is rewritten, so an
+    /// interrupted run loses only its last few prompts.
+    final class Collector: Sendable {
+        static let manifestInterval = 32
+
+        private struct State {
+            var done: [Int: Entry]
+            var failures: [String] = []
+            var sinceManifest = 0
+        }
+
+        private let state: Mutex<State>
+        private let manifest: Manifest
+        private let all: [Job]
+        private let copies: [String: [Job]]
+        private let folder: String
+        private let progress: Progress
+
+        init(
+            manifest: Manifest, all: [Job], kept: [Int: Entry], copies: [String: [Job]], folder: String,
+            progress: Progress
+        ) {
+            self.manifest = manifest
+            self.all = all
+            self.copies = copies
+            self.folder = folder
+            self.progress = progress
+            state = Mutex(State(done: kept))
+        }
+
+        /// Takes one rendered prompt (or its error) and writes the prompts with the same key.
+        func record(_ job: Job, _ result: Result<Rendered, any Error>) {
+            let sameKey = copies[job.key] ?? []
+            state.withLock { state in
+                switch result {
+                case .success(let rendered):
+                    state.done[job.index] = rendered.entry
+                    for copy in sameKey {
+                        do {
+                            let wav =
+                                try rendered.wav
+                                ?? Data(contentsOf: URL(fileURLWithPath: folder + "/" + job.file))
+                            try AtomicFile.write(wav, toPath: folder + "/" + copy.file)
+                            var entry = rendered.entry
+                            (entry.file, entry.leg, entry.step) = (copy.file, copy.leg, copy.step)
+                            state.done[copy.index] = entry
+                        } catch {
+                            state.failures.append("\(copy.file): \(error)")
+                        }
+                    }
+                case .failure(let error):
+                    for failed in [job] + sameKey { state.failures.append("\(failed.file): \(error)") }
+                }
+                state.sinceManifest += 1 + sameKey.count
+                if state.sinceManifest >= Self.manifestInterval {
+                    state.sinceManifest = 0
+                    // A failed write here only costs resumability; the final one reports.
+                    try? AtomicFile.write(
+                        Self.encode(manifest(of: state.done)), toPath: folder + "/manifest.json")
+                }
+            }
+            for _ in 0...sameKey.count { progress.advance() }
+        }
+
+        /// The manifest of every prompt done, and the failures.
+        func finish() -> (Manifest, [String]) {
+            progress.finish()
+            return state.withLock { state in (manifest(of: state.done), state.failures) }
+        }
+
+        private func manifest(of done: [Int: Entry]) -> Manifest {
+            var result = manifest
+            result.prompts = all.compactMap { done[$0.index] }
+            return result
+        }
+
+        /// The manifest as written: pretty, keys sorted.
+        static func encode(_ manifest: Manifest) throws -> Data {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            return try encoder.encode(manifest)
+        }
     }
 
     /// A 64-bit FNV-1a hash, as 16 hex digits (stable across runs and machines).

@@ -138,6 +138,70 @@ import VoiceGuidanceTesting
         #expect(!names.contains { $0.hasSuffix(".tmp") })
     }
 
+    @Test func renderRouteRendersARepeatedPromptOnceIntoEachFile() throws {
+        let folder = try CommandRunner.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let result = try cli.run(
+            [
+                "render-route", fixture("directions-swift_spokenInstructions.json"), "--out-dir", folder.path,
+                "--quiet",
+            ])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("26 prompts: 26 rendered, 0 kept"), "\(result.stdout)")
+        let manifest = try JSONDecoder().decode(
+            ManifestFile.self, from: Data(contentsOf: folder.appendingPathComponent("manifest.json")))
+        #expect(manifest.prompts.count == 26)
+        let repeated = Dictionary(grouping: manifest.prompts, by: \.ssml).values.filter { $0.count > 1 }
+        #expect(repeated.count == 1)
+        for group in repeated {
+            let files = try group.map { try Data(contentsOf: folder.appendingPathComponent($0.file)) }
+            #expect(Set(files).count == 1)
+            #expect(Set(group.map(\.file)).count == group.count)
+        }
+    }
+
+    @Test func renderRouteKilledMidwayResumesFromItsLastManifest() throws {
+        let folder = try CommandRunner.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let route = fixture("directions-swift_tollAndFerryDirectionsRoute.json")  // 82 prompts
+        let manifestURL = folder.appendingPathComponent("manifest.json")
+        let process = try cli.launch(["render-route", route, "--out-dir", folder.path, "--quiet"])
+        // The manifest first appears after 32 prompts; stop the run there, with no warning.
+        let deadline = Date(timeIntervalSinceNow: 60)
+        while process.isRunning, !FileManager.default.fileExists(atPath: manifestURL.path), Date() < deadline
+        {
+            usleep(2_000)
+        }
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        let partial = try JSONDecoder().decode(ManifestFile.self, from: Data(contentsOf: manifestURL))
+        #expect(partial.prompts.count >= 32)
+
+        let resumed = try cli.run(["render-route", route, "--out-dir", folder.path, "--quiet"])
+        #expect(resumed.status == 0, "\(resumed.stderr)")
+        let kept =
+            Int(resumed.stdout.split(separator: " ").drop { $0 != "rendered," }.dropFirst().first ?? "") ?? -1
+        #expect(kept >= partial.prompts.count, "\(resumed.stdout)")
+        let final = try JSONDecoder().decode(ManifestFile.self, from: Data(contentsOf: manifestURL))
+        #expect(final.prompts.count == 82)
+        for prompt in final.prompts {
+            let wav = try WAVFile.read(from: folder.appendingPathComponent(prompt.file))
+            #expect(wav.samples.count == prompt.samples)
+        }
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+        #expect(!names.contains { $0.hasSuffix(".tmp") })
+    }
+
+    /// The fields of `manifest.json` these tests read.
+    struct ManifestFile: Decodable {
+        struct Prompt: Decodable {
+            var file: String
+            var ssml: String?
+            var samples: Int
+        }
+        var prompts: [Prompt]
+    }
+
     @Test func renderRouteBuildsPromptsForRoutesWithoutVoiceInstructions() throws {
         let folder = try CommandRunner.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -38,35 +38,17 @@ public enum WAVFile {
         return data
     }
 
-    /// Writes a WAV file atomically: to a temporary name beside `url`, then renamed over it,
-    /// so a crash or a full disk never leaves half a file under the final name.
+    /// Writes a WAV file atomically (see ``AtomicFile``): a crash or a full disk never leaves
+    /// half a file under the final name.
     ///
     /// - Throws: `WAVError.io` naming the path.
     public static func write(samples: [Int16], sampleRate: Int, channels: Int = 1, to url: URL) throws {
-        let data = encode(samples: samples, sampleRate: sampleRate, channels: channels)
-        try writeAtomically(data, to: url)
+        try AtomicFile.write(encode(samples: samples, sampleRate: sampleRate, channels: channels), to: url)
     }
 
     /// Writes rendered audio as a mono WAV file, atomically.
     public static func write(_ audio: RenderedAudio, to url: URL) throws {
         try write(samples: audio.samples, sampleRate: audio.sampleRate, to: url)
-    }
-
-    /// Writes `data` to a temporary file in the same folder, then renames it to `url`.
-    public static func writeAtomically(_ data: Data, to url: URL) throws {
-        let folder = url.deletingLastPathComponent()
-        let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp")
-        do {
-            try data.write(to: temporary)
-        } catch {
-            try? FileManager.default.removeItem(at: temporary)
-            throw WAVError(.io, "cannot write \(url.path): \(error.localizedDescription)")
-        }
-        if rename(temporary.path, url.path) != 0 {
-            let reason = String(cString: strerror(errno))
-            try? FileManager.default.removeItem(at: temporary)
-            throw WAVError(.io, "cannot write \(url.path): \(reason)")
-        }
     }
 
     /// A decoded WAV file.
