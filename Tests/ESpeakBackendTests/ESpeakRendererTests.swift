@@ -25,7 +25,7 @@ struct ESpeakRendererTests {
     }
 
     private func trace(_ segments: [Segment], voice: VoiceProfile? = nil) throws -> (
-        summary: RenderSummary, trace: [ESpeakRenderer.SegmentTrace]
+        summary: RenderSummary, trace: [ESpeakRenderer.SegmentTrace], calls: [String]
     ) {
         try renderer.renderTraced(Utterance(segments: segments), voice: voice ?? english) { _ in .continue }
     }
@@ -177,19 +177,19 @@ struct ESpeakRendererTests {
             .text(TextSegment(text: "trois", voice: VoiceRequest(name: "French (France)"))),
             .text(TextSegment(text: "four", voice: VoiceRequest(name: "Joanna"))),
         ]
-        let (summary, trace) = try trace(segments, voice: variantProfile)
+        let (summary, trace, _) = try trace(segments, voice: variantProfile)
         #expect(trace.map(\.settings.voiceName) == ["en-us+f3", "gmw/de+m2", "roa/fr+m2", "en-us+m2"])
         #expect(summary.warnings.contains { $0.contains("Joanna") })
     }
 
     @Test func unknownLanguageWarnsAndKeepsVoice() throws {
-        let (summary, trace) = try trace([text("hello", language: "tlh")])
+        let (summary, trace, _) = try trace([text("hello", language: "tlh")])
         #expect(trace.map(\.settings.voiceName) == ["en-us"])
         #expect(summary.warnings.contains { $0.contains("tlh") })
     }
 
     @Test func rateOutsideEspeaksRangeIsClampedWithWarning() throws {
-        let (summary, trace) = try trace([text("go", prosody: Prosody(rate: 4))])
+        let (summary, trace, _) = try trace([text("go", prosody: Prosody(rate: 4))])
         #expect(trace.first?.settings.rate == 450)
         #expect(summary.warnings.contains { $0.contains("700") && $0.contains("450") })
     }
@@ -380,9 +380,39 @@ struct ESpeakRendererTests {
         #expect(AudioAnalysis.spectralSimilarity(audio.samples, spoken.samples) > 0.8)
     }
 
+    @Test func neighboursSpokenAlikeAreOnePhrase() throws {
+        let ssml = #"<speak>Take exit <say-as interpret-as="address">53</say-as> towards Washington</speak>"#
+        let utterance = try SSMLParser().parse(ssml)
+        #expect(utterance.segments.count == 3)
+        let (summary, _, calls) = try renderer.renderTraced(utterance, voice: english) { _ in .continue }
+        #expect(calls.count == 1)
+        #expect(calls.first?.hasPrefix("Take exit fifty") == true)
+        #expect(summary.words.map(\.text).prefix(3) == ["Take", "exit", "fifty"])
+        // Spoken as one phrase: no clause pause between "exit" and the number.
+        let audio = try renderer.render(utterance, voice: english)
+        let exit = try #require(audio.words.first { $0.text == "exit" }?.sample)
+        let fifty = try #require(audio.words.first { $0.text == "fifty" }?.sample)
+        let gap = Array(audio.samples[exit..<fifty])
+        #expect(AudioAnalysis.longestSilentRun(gap).count < rate / 20)
+
+        // A mark, a pause, a voice or a volume change still ends the call.
+        let split: [[Segment]] = [
+            [text("Turn left"), .mark("m"), text("now")],
+            [text("Turn left"), .pause(.seconds(0.2)), text("now")],
+            [text("Turn left"), text("jetzt", language: "de")],
+            [text("Turn left"), text("now", prosody: Prosody(volumeDB: -6))],
+        ]
+        for segments in split {
+            #expect(try trace(segments).calls.count == 2)
+        }
+        #expect(try trace([text("Turn left"), text("now")]).calls == ["Turn left now"])
+    }
+
     @Test func silentVolumeKeepsTheTiming() throws {
+        // Against an audible volume change at the same place (a change of volume keeps the
+        // segments in separate eSpeak calls; equal neighbours are joined into one phrase).
         let audio = try render([text("Turn left", prosody: Prosody(volumeDB: -.infinity)), text("now")])
-        let spoken = try render([text("Turn left"), text("now")])
+        let spoken = try render([text("Turn left", prosody: Prosody(volumeDB: -6)), text("now")])
         #expect(abs(audio.samples.count - spoken.samples.count) < rate / 20)
         #expect(AudioAnalysis.longestSilentRun(audio.samples).count > rate / 3)
     }
