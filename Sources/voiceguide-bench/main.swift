@@ -344,42 +344,51 @@ if sections.contains(5) {
     let busiestRoute = try Route.decode(from: Data(contentsOf: busiest))
     print("  route: \(busiest.lastPathComponent)")
     let routePrompts = busiestRoute.legs.flatMap(\.steps).flatMap(\.voiceInstructions)
-    var jobTimes: [Int: Double] = [:]
-    for jobs in [1, 2] {
-        var best = Double.infinity
-        for attempt in 0..<2 {
+    // Back-to-back pairs (--jobs 1, then --jobs 2), five times: the scaling is the median of the
+    // pairs' ratios, which a slow minute on this shared machine moves less than best against best.
+    var runs: [Int: [Double]] = [1: [], 2: []]
+    for attempt in 0..<5 {
+        for jobs in [1, 2] {
             let folder = scratch.appendingPathComponent("route-\(jobs)-\(attempt)").path
-            best = min(
-                best,
+            runs[jobs]!.append(
                 try Statistics.time {
                     _ = try run(
                         voiceguide,
                         ["render-route", busiest.path, "--out-dir", folder, "--jobs", "\(jobs)", "--quiet"])
                 })
         }
-        jobTimes[jobs] = best
+    }
+    var jobTimes: [Int: Double] = [:]
+    for jobs in [1, 2] {
+        jobTimes[jobs] = runs[jobs]!.min()!
         report(
-            "render-route --jobs \(jobs), \(routePrompts.count) prompts",
-            String(format: "%.2f s", best))
+            "render-route --jobs \(jobs), \(routePrompts.count) prompts: best / median of 5",
+            String(format: "%.2f / %.2f s", runs[jobs]!.min()!, Statistics.median(runs[jobs]!)))
     }
     if let espeakNG {
-        let processes = try Statistics.time {
-            for (index, prompt) in routePrompts.enumerated() {
-                _ = try run(
-                    espeakNG,
-                    [
-                        "-v", voice.espeakVoice, "-m", "-w",
-                        scratch.appendingPathComponent("r\(index).wav").path,
-                        prompt.ssmlAnnouncement ?? prompt.announcement,
-                    ])
+        // Best of two (the runs above are best of three): this machine is shared.
+        let processes = try (0..<2).map { _ in
+            try Statistics.time {
+                for (index, prompt) in routePrompts.enumerated() {
+                    _ = try run(
+                        espeakNG,
+                        [
+                            "-v", voice.espeakVoice, "-m", "-w",
+                            scratch.appendingPathComponent("r\(index).wav").path,
+                            prompt.ssmlAnnouncement ?? prompt.announcement,
+                        ])
+                }
             }
-        }
+        }.min()!
         report("espeak-ng -w, one process per prompt", String(format: "%.2f s", processes))
         let speedup = processes / jobTimes[1]!
         report(
             "render-route --jobs 1 speed-up over espeak-ng processes", String(format: "%.2f×", speedup),
             goal: "≥ 4×", met: speedup >= 4)
     }
-    let scaling = jobTimes[1]! / jobTimes[2]!
-    report("--jobs 2 against --jobs 1", String(format: "%.2f×", scaling), goal: "≥ 1.7×", met: scaling >= 1.7)
+    let scaling = Statistics.median(zip(runs[1]!, runs[2]!).map { $0 / $1 })
+    report(
+        "--jobs 2 against --jobs 1 (median of pairs; best against best)",
+        String(format: "%.2f× (%.2f×)", scaling, jobTimes[1]! / jobTimes[2]!), goal: "≥ 1.7×",
+        met: scaling >= 1.7)
 }

@@ -262,6 +262,9 @@ enum RenderRouteCommand: Command {
         }
     }
 
+    /// How many jobs a worker holds at once: the one it renders and the next.
+    nonisolated static let jobsInFlight = 2
+
     /// Renders the jobs in this process and in the workers. Jobs wait in one queue, longest
     /// first, and whoever is free takes the next, so no process idles while another still has a
     /// backlog.
@@ -277,15 +280,25 @@ enum RenderRouteCommand: Command {
             Thread.detachNewThread {
                 defer { group.leave() }
                 var buffer = Data()
-                while let job = queue.withLock({ $0.popLast() }) {
-                    guard let line = try? JSONEncoder().encode(job) else { continue }
-                    do {
-                        try toWorker.write(contentsOf: line + Data("\n".utf8))
-                    } catch {
-                        queue.withLock { $0.append(job) }  // the worker is gone: leave the job to others
-                        return
+                // Jobs sent and not yet answered. The next job is sent before the answer to the
+                // one being rendered comes back, so the worker never waits for this thread to be
+                // scheduled (on a 2-core machine that wait cost a few ms per job).
+                var sent: [Int: Job] = [:]
+                var isGone = false
+                while !isGone {
+                    while sent.count < Self.jobsInFlight, let job = queue.withLock({ $0.popLast() }) {
+                        guard let line = try? JSONEncoder().encode(job) else { continue }
+                        do {
+                            try toWorker.write(contentsOf: line + Data("\n".utf8))
+                            sent[job.index] = job
+                        } catch {
+                            queue.withLock { $0.append(job) }
+                            isGone = true
+                            break
+                        }
                     }
-                    // Wait for this job's answer.
+                    if sent.isEmpty { break }
+                    // Wait for the next answer.
                     var answer: Data?
                     while answer == nil {
                         if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
@@ -297,16 +310,19 @@ enum RenderRouteCommand: Command {
                         if chunk.isEmpty { break }
                         buffer.append(chunk)
                     }
-                    guard let answer, let result = try? JSONDecoder().decode(WorkerResult.self, from: answer)
+                    guard let answer, let result = try? JSONDecoder().decode(WorkerResult.self, from: answer),
+                        let job = sent.removeValue(forKey: result.index)
                     else {
-                        queue.withLock { $0.append(job) }
-                        return
+                        break
                     }
                     collector.record(
                         job,
                         result.entry.map { .success(Rendered(entry: $0, wav: nil)) }
                             ?? .failure(WorkerError(description: result.error ?? "the worker failed")))
                 }
+                // The worker is gone: leave what it had to the others.
+                let unanswered = sent.values
+                queue.withLock { $0.append(contentsOf: unanswered) }
             }
         }
         let renderer = try Engines.espeak()
