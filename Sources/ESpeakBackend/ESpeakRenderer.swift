@@ -79,6 +79,32 @@ public final class ESpeakRenderer: SpeechRenderer {
     func renderTraced(
         _ written: Utterance, voice: VoiceProfile, handler: (RenderEvent) -> RenderControl
     ) throws -> (summary: RenderSummary, trace: [SegmentTrace], calls: [String]) {
+        let plan = try plan(written, voice: voice)
+        var warnings = plan.warnings
+        let summary = try perform(plan.steps, warnings: &warnings, handler: handler) { _, speech, output in
+            let warning = try synthesize(speech, profileVoice: plan.profileVoice) { chunk, events in
+                output.receive(chunk, events: events)
+            }
+            return warning
+        }
+        return (summary, plan.trace, plan.calls)
+    }
+
+    /// What `render` does before it speaks: the utterance normalised, checked, and cut into
+    /// steps, with the settings of each eSpeak call.
+    struct Plan {
+        var steps: [Step]
+        var warnings: [String]
+        var trace: [SegmentTrace]
+        var profileVoice: String
+        var calls: [String] {
+            steps.compactMap { step -> String? in
+                if case .speech(let speech) = step { speech.settings.input } else { nil }
+            }
+        }
+    }
+
+    func plan(_ written: Utterance, voice: VoiceProfile) throws -> Plan {
         let utterance = prepared(written, voice: voice)
         let totalPause = utterance.segments.reduce(0.0) { total, segment in
             if case .pause(let pause) = segment, pause.seconds.isFinite, pause.seconds > 0 {
@@ -99,12 +125,11 @@ public final class ESpeakRenderer: SpeechRenderer {
         }
         var warnings = utterance.warnings.dropFirst(written.warnings.count).map(\.description)
         var trace: [SegmentTrace] = []
-        let rate = sampleRate
         var steps: [Step] = []
         for segment in utterance.segments {
             switch segment {
             case .pause(let pause):
-                steps.append(.pause(Silence.sampleCount(seconds: pause.seconds, sampleRate: rate)))
+                steps.append(.pause(Silence.sampleCount(seconds: pause.seconds, sampleRate: sampleRate)))
             case .mark(let name):
                 steps.append(.mark(name))
             case .text(let text):
@@ -120,11 +145,19 @@ public final class ESpeakRenderer: SpeechRenderer {
                 steps.append(.speech(Speech(settings: settings, written: text.text, effect: effect)))
             }
         }
-        steps = Self.joiningSpeech(steps)
-        let calls = steps.compactMap { step -> String? in
-            if case .speech(let speech) = step { speech.settings.input } else { nil }
-        }
-        let summary = try withoutActuallyEscaping(handler) { handler in
+        return Plan(
+            steps: Self.joiningSpeech(steps), warnings: warnings, trace: trace,
+            profileVoice: resolver.profileVoiceName(voice))
+    }
+
+    /// Runs the steps through one `RenderOutput` to `handler`: pauses and marks here, each speech
+    /// step's samples and events from `speak` (which returns a warning to report, if any).
+    func perform(
+        _ steps: [Step], warnings: inout [String], handler: (RenderEvent) -> RenderControl,
+        speak: (_ index: Int, Speech, RenderOutput) throws -> String?
+    ) rethrows -> RenderSummary {
+        let rate = sampleRate
+        return try withoutActuallyEscaping(handler) { handler in
             let output = RenderOutput(sampleRate: rate, handler: handler)
             for (index, step) in steps.enumerated() {
                 if output.isStopped { break }
@@ -134,9 +167,13 @@ public final class ESpeakRenderer: SpeechRenderer {
                 case .mark(let name):
                     output.mark(name)
                 case .speech(let speech):
-                    try speak(
-                        speech.settings, written: speech.written, effect: speech.effect, output: output,
-                        warnings: &warnings, profileVoice: resolver.profileVoiceName(voice))
+                    output.beginSpeech(
+                        input: speech.settings.input,
+                        writtenText: speech.settings.isPhonemeInput ? speech.written : nil,
+                        gainDB: speech.settings.gainDB, effect: speech.effect)
+                    if let warning = try speak(index, speech, output), !warnings.contains(warning) {
+                        warnings.append(warning)
+                    }
                     output.endSpeech(keepTail: Self.nextIsSpeech(steps, after: index))
                 }
             }
@@ -145,32 +182,17 @@ public final class ESpeakRenderer: SpeechRenderer {
                 sampleRate: rate, sampleCount: output.emitted, marks: output.marks, words: output.words,
                 warnings: warnings, wasStopped: output.isStopped)
         }
-        return (summary, trace, calls)
     }
 
-    /// Speaks one text segment into `output`, falling back to the profile's voice when the
-    /// segment's voice cannot be selected.
+    /// Speaks one eSpeak call, handing its chunks to `receive` (false stops it), in the call's
+    /// voice or, when that cannot be selected, the profile's; returns the warning saying so.
     ///
     /// - Throws: `RenderError.Kind.synthesisFailed` when eSpeak NG fails.
-    private func speak(
-        _ settings: ESpeakSegmentSettings, written: String, effect: RenderOutput.Effect, output: RenderOutput,
-        warnings: inout [String], profileVoice: String
-    ) throws {
-        let fallbackWarning: String?
-        do {
-            fallbackWarning = try speakLocked(
-                settings, written: written, effect: effect, output: output, profileVoice: profileVoice)
-        } catch let error as ESpeakError {
-            throw RenderError(.synthesisFailed, error.message)
-        }
-        if let fallbackWarning, !warnings.contains(fallbackWarning) { warnings.append(fallbackWarning) }
-    }
-
-    private func speakLocked(
-        _ settings: ESpeakSegmentSettings, written: String, effect: RenderOutput.Effect, output: RenderOutput,
-        profileVoice: String
+    func synthesize(
+        _ speech: Speech, profileVoice: String, receive: (UnsafeBufferPointer<Int16>, [ESpeakEvent]) -> Bool
     ) throws -> String? {
-        try locked { session in
+        let settings = speech.settings
+        return try locked { session in
             var warning: String?
             do {
                 try session.selectVoice(settings.voiceName)
@@ -179,13 +201,8 @@ public final class ESpeakRenderer: SpeechRenderer {
                 try session.selectVoice(profileVoice)
             }
             try session.setProsody(rate: settings.rate, pitch: settings.pitch)
-            output.beginSpeech(
-                input: settings.input, writtenText: settings.isPhonemeInput ? written : nil,
-                gainDB: settings.gainDB, effect: effect)
-            _ = try session.synthesize(settings.input, phonemeInput: settings.isPhonemeInput) {
-                chunk, events in
-                output.receive(chunk, events: events)
-            }
+            _ = try session.synthesize(
+                settings.input, phonemeInput: settings.isPhonemeInput, receive: receive)
             return warning
         }
     }
@@ -242,7 +259,7 @@ public final class ESpeakRenderer: SpeechRenderer {
 
     /// Whether the next segment that makes sound is text (marks make none).
     /// One thing the renderer does, in order.
-    private enum Step {
+    enum Step {
         /// Silence, in samples.
         case pause(Int)
         case mark(String)
@@ -250,7 +267,7 @@ public final class ESpeakRenderer: SpeechRenderer {
     }
 
     /// Text handed to eSpeak in one call.
-    private struct Speech {
+    struct Speech {
         var settings: ESpeakSegmentSettings
         var written: String
         var effect: RenderOutput.Effect

@@ -20,6 +20,14 @@ enum Statistics {
         return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
     }
 
+    /// Seconds of CPU (user and system) that the child processes finished so far have used.
+    static func childCPUSeconds() -> Double {
+        var usage = rusage()
+        getrusage(RUSAGE_CHILDREN.rawValue, &usage)
+        return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
+            + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+    }
+
     /// Peak resident memory of this process so far, in MiB.
     static func peakMemoryMiB() -> Double {
         var usage = rusage()

@@ -49,11 +49,24 @@ enum RenderCommand: Command {
         let renderer = try Engines.espeak()
         var status = ExitStatus.success
         var usedNames: Set<String> = []
-        for argument in inputs {
+        // eSpeak synthesizes the next input on a thread of its own while this one finishes the
+        // audio of the previous input (trimming, gain, compression) and writes its file.
+        pipelined(inputs) { argument in
+            (
+                argument,
+                Result { () throws -> Synthesized in
+                    let input = try Input.read(argument)
+                    let utterance = try reader.utterance(from: input)
+                    return Synthesized(
+                        input: input, utterance: utterance,
+                        synthesis: try renderer.synthesize(utterance, voice: voice))
+                }
+            )
+        } consume: { argument, result in
             do {
-                let input = try Input.read(argument)
-                let utterance = try reader.utterance(from: input)
-                let audio = try renderer.render(utterance, voice: voice)
+                let synthesized = try result.get()
+                let input = synthesized.input
+                let audio = renderer.finish(synthesized.synthesis)
                 let url: URL
                 if let output {
                     url = URL(fileURLWithPath: output)
@@ -68,7 +81,8 @@ enum RenderCommand: Command {
                     url = folder.appendingPathComponent(stem + ".wav")
                 }
                 try WAVFile.write(audio, to: url)
-                let warnings = utterance.warnings.map { "\(input.displayName):\($0)" } + audio.warnings
+                let warnings =
+                    synthesized.utterance.warnings.map { "\(input.displayName):\($0)" } + audio.warnings
                 if json {
                     print(
                         JSONOutput.line([
@@ -91,5 +105,12 @@ enum RenderCommand: Command {
             }
         }
         return status
+    }
+
+    /// One input read, parsed and synthesized.
+    struct Synthesized: Sendable {
+        var input: Input
+        var utterance: Utterance
+        var synthesis: ESpeakSynthesis
     }
 }

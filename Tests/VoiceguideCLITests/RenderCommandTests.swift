@@ -46,6 +46,35 @@ import VoiceGuidanceTesting
         #expect(names == ["first.wav", "keep-left.wav"])
     }
 
+    @Test func aBatchReportsInInputOrderAndGoesOnPastFailures() throws {
+        let folder = try CommandRunner.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var inputs: [String] = []
+        for index in 0..<12 {
+            let file = folder.appendingPathComponent(String(format: "p%02d.ssml", index))
+            let ssml =
+                index % 5 == 3
+                ? "<speak><prosody rate=\"slow\">broken</speak>"
+                : "<speak>In \(index * 100) feet, turn left.</speak>"
+            try Data(ssml.utf8).write(to: file)
+            inputs.append(file.path)
+        }
+        let out = folder.appendingPathComponent("out")
+        let result = try cli.run(["render", "--json", "--out-dir", out.path] + inputs)
+        #expect(result.status == 1)
+        let paths = result.stdout.split(separator: "\n").compactMap { line in
+            (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["path"] as? String
+        }
+        let good = (0..<12).filter { $0 % 5 != 3 }
+        #expect(
+            paths.map { URL(fileURLWithPath: $0).lastPathComponent }
+                == good.map { String(format: "p%02d.wav", $0) })
+        #expect(result.stderr.contains("p03.ssml:1:") && result.stderr.contains("p08.ssml:1:"))
+        for path in paths {
+            #expect(try WAVFile.read(from: URL(fileURLWithPath: path)).samples.count > 5_000)
+        }
+    }
+
     @Test func standardInputIsRead() throws {
         let folder = try CommandRunner.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
