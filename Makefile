@@ -31,9 +31,11 @@ test: setup lint
 	$(SWIFT) build --build-tests
 	VOICEGUIDE_SHARED=$(abspath $(SHARED)) $(SWIFT) test --skip-build --no-parallel
 
-## test-tsan: the synthesizer suites under Thread Sanitizer.
+## test-tsan: the suites that use threads (speech, ALSA, the two halves of a render, the CLI's
+## batch pipeline and render workers) under Thread Sanitizer.
 test-tsan: setup
-	VOICEGUIDE_SHARED=$(abspath $(SHARED)) $(SWIFT) test --sanitize=thread --filter 'Synthesizer|ALSA'
+	VOICEGUIDE_SHARED=$(abspath $(SHARED)) $(SWIFT) test --sanitize=thread --no-parallel \
+	  --filter 'Synthesizer|ALSA|ESpeakSynthesis|RenderCommand|RouteCommand'
 
 run: setup
 	$(SWIFT) build --product voiceguide

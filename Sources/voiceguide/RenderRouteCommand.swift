@@ -1,6 +1,5 @@
 import ESpeakBackend
 import Foundation
-import Synchronization
 import VoiceGuidance
 
 /// `voiceguide render-route`: every prompt of a route as a WAV file, plus `manifest.json`.
@@ -271,7 +270,7 @@ enum RenderRouteCommand: Command {
     static func runWorkers(
         _ jobs: [Job], workers: [Worker], voice: VoiceProfile, folder: String, collector: Collector
     ) throws {
-        let queue = Mutex(Array(jobs.sorted { $0.text.count < $1.text.count }))  // popLast = longest
+        let queue = Locked(Array(jobs.sorted { $0.text.count < $1.text.count }))  // popLast = longest
         let group = DispatchGroup()
         for worker in workers {
             let toWorker = worker.toWorker
@@ -349,7 +348,7 @@ enum RenderRouteCommand: Command {
             var sinceManifest = 0
         }
 
-        private let state: Mutex<State>
+        private let state: Locked<State>
         private let manifest: Manifest
         private let all: [Job]
         private let copies: [String: [Job]]
@@ -365,7 +364,7 @@ enum RenderRouteCommand: Command {
             self.copies = copies
             self.folder = folder
             self.progress = progress
-            state = Mutex(State(done: kept))
+            state = Locked(State(done: kept))
         }
 
         /// Takes one rendered prompt (or its error) and writes the prompts with the same key.
@@ -435,14 +434,14 @@ enum RenderRouteCommand: Command {
 
 /// A progress bar on stderr when it is a terminal.
 final class Progress: Sendable {
-    private let state: Mutex<Int>
+    private let state: Locked<Int>
     private let total: Int
     private let isShown: Bool
 
     init(total: Int, done: Int, isShown: Bool) {
         self.total = total
         self.isShown = isShown
-        state = Mutex(done)
+        state = Locked(done)
         draw(done)
     }
 
