@@ -12,8 +12,9 @@ enum RenderRouteCommand: Command {
         Renders every prompt of the route to DIR/NNN-legL-stepS.wav and writes DIR/manifest.json
         ({"prompts":[{file, leg, step, text, ssml, duration_s, samples, key}]}). The prompts are the
         route's voiceInstructions; a route without them (OSRM) gets the prompts a drive at the
-        route's own speed would speak. Resumable: a file already in the manifest with the same
-        voice and SSML is kept, not rendered again.
+        route's own speed would speak. A prompt the route repeats is rendered once. Resumable: a
+        file already in the manifest with the same voice and SSML is kept, not rendered again; the
+        manifest is rewritten every 32 prompts, so an interrupted run keeps what it had done.
 
           --out-dir DIR  where the files go (created if missing)
           --voice ID     voice profile (default en-US)
