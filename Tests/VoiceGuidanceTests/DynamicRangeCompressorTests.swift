@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-import VoiceGuidance
 import VoiceGuidanceTesting
+
+@testable import VoiceGuidance
 
 /// A deterministic generator (SplitMix64) so the test signals are the same on every run.
 private struct SeededGenerator: RandomNumberGenerator {
@@ -39,6 +40,17 @@ private func burstSignal(loudDB: Double, quietDB: Double, seconds: Int, sampleRa
 }
 
 @Suite struct DynamicRangeCompressorTests {
+    @Test func int16RoundsToNearestEvenLikeTheLibrary() {
+        var values: [Float] = [
+            0, -0.0, 0.5, 1.5, 2.5, -0.5, -1.5, -2.5, 0.49999997, 32766.5, -32767.5, 32767, -32768,
+        ]
+        var generator = SeededGenerator(state: 7)
+        for _ in 0..<100_000 { values.append(Float.random(in: -32768...32767, using: &generator)) }
+        for value in values {
+            #expect(DynamicRangeCompressor.int16(value) == Int16(value.rounded(.toNearestOrEven)), "\(value)")
+        }
+    }
+
     let sampleRate = 22_050
 
     @Test func shrinksLoudnessRangeByAtLeastSixDB() {
