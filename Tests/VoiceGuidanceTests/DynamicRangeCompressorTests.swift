@@ -40,6 +40,31 @@ private func burstSignal(loudDB: Double, quietDB: Double, seconds: Int, sampleRa
 }
 
 @Suite struct DynamicRangeCompressorTests {
+    @Test func blockLoopsMatchTheirPlainDefinitions() {
+        var generator = SeededGenerator(state: 9)
+        var samples = (0..<1_000).map { _ in Int16.random(in: .min ... .max, using: &generator) }
+        samples[17] = .min
+        samples.withUnsafeBufferPointer { buffer in
+            let (squares, largest) = DynamicRangeCompressor.levels(
+                of: buffer.baseAddress!, count: buffer.count)
+            #expect(squares == samples.reduce(Int64(0)) { $0 + Int64($1) * Int64($1) })
+            #expect(largest == 32_768)
+            let ramped = DynamicRangeCompressor.largestMagnitude(
+                buffer.baseAddress!, count: 1_000, from: 0.5, step: 0.001)
+            let expected = samples.indices.map { abs(Float(samples[$0]) * (0.5 + 0.001 * Float($0 + 1))) }
+                .max()!
+            #expect(ramped == expected)
+        }
+        var ramp = samples.map { $0 / 2 }
+        ramp.withUnsafeMutableBufferPointer { buffer in
+            DynamicRangeCompressor.applyRamp(buffer.baseAddress!, count: 1_000, from: 0.5, step: 0.001)
+        }
+        for index in samples.indices {
+            let value = Float(samples[index] / 2) * (0.5 + 0.001 * Float(index + 1))
+            #expect(ramp[index] == Int16(value.rounded(.toNearestOrEven)))
+        }
+    }
+
     @Test func int16RoundsToNearestEvenLikeTheLibrary() {
         var values: [Float] = [
             0, -0.0, 0.5, 1.5, 2.5, -0.5, -1.5, -2.5, 0.49999997, 32766.5, -32767.5, 32767, -32768,
