@@ -192,6 +192,56 @@ import VoiceGuidanceTesting
         #expect(!names.contains { $0.hasSuffix(".tmp") })
     }
 
+    @Test func renderRouteFinishesWhenAWorkerDies() throws {
+        let folder = try CommandRunner.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let route = fixture("directions-swift_tollAndFerryDirectionsRoute.json")  // 82 prompts
+        let process = try cli.launch([
+            "render-route", route, "--out-dir", folder.path, "--jobs", "2", "--quiet",
+        ])
+        // Find the worker (a child of the run) once it has written a file, and kill it.
+        let deadline = Date(timeIntervalSinceNow: 60)
+        var killed = false
+        while process.isRunning, !killed, Date() < deadline {
+            let wavs = (try? FileManager.default.contentsOfDirectory(atPath: folder.path))?.filter {
+                $0.hasSuffix(".wav")
+            }
+            if let wavs, wavs.count >= 4, let worker = Self.children(of: process.processIdentifier).first {
+                killed = kill(worker, SIGKILL) == 0
+            }
+            usleep(2_000)
+        }
+        process.waitUntilExit()
+        #expect(killed)
+        #expect(process.terminationStatus == 0)
+        let manifest = try JSONDecoder().decode(
+            ManifestFile.self, from: Data(contentsOf: folder.appendingPathComponent("manifest.json")))
+        #expect(manifest.prompts.count == 82)
+        for prompt in manifest.prompts {
+            #expect(
+                try WAVFile.read(from: folder.appendingPathComponent(prompt.file)).samples.count
+                    == prompt.samples)
+        }
+        #expect(
+            try !FileManager.default.contentsOfDirectory(atPath: folder.path).contains {
+                $0.hasSuffix(".tmp")
+            })
+    }
+
+    /// The processes whose parent is `pid` (from /proc).
+    static func children(of pid: pid_t) -> [pid_t] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.compactMap { entry -> pid_t? in
+            guard let child = pid_t(entry),
+                let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+                let close = stat.lastIndex(of: ")")
+            else { return nil }
+            // pid (comm) state ppid …
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            return fields.count > 1 && pid_t(fields[1]) == pid ? child : nil
+        }
+    }
+
     /// The fields of `manifest.json` these tests read.
     struct ManifestFile: Decodable {
         struct Prompt: Decodable {
