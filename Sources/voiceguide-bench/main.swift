@@ -380,14 +380,14 @@ if sections.contains(5) {
     let busiestRoute = try Route.decode(from: Data(contentsOf: busiest))
     print("  route: \(busiest.lastPathComponent)")
     let routePrompts = busiestRoute.legs.flatMap(\.steps).flatMap(\.voiceInstructions)
-    // Five rounds of --jobs 1 then --jobs 2 back to back, the first three after an espeak-ng
-    // run: each figure is the median of the rounds' ratios, which the drifting speed of this
+    // Five rounds of espeak-ng, --jobs 1 and --jobs 2 back to back: each figure is the median
+    // of the rounds' ratios, which the drifting speed of this
     // shared machine (25% from minute to minute) moves far less than best against best.
     let ssml = routePrompts.map { $0.ssmlAnnouncement ?? $0.announcement }
     var runs: [Int: [Double]] = [1: [], 2: []]
     var processes: [Double] = []
     for attempt in 0..<5 {
-        if attempt < 3, let espeakNG { processes.append(try espeakProcessTime(espeakNG, ssml)) }
+        if let espeakNG { processes.append(try espeakProcessTime(espeakNG, ssml)) }
         for jobs in [1, 2] {
             let folder = scratch.appendingPathComponent("route-\(jobs)-\(attempt)").path
             runs[jobs]!.append(
@@ -405,7 +405,7 @@ if sections.contains(5) {
     }
     if !processes.isEmpty {
         report(
-            "espeak-ng -w, one process per prompt (median of 3)",
+            "espeak-ng -w, one process per prompt (median of 5)",
             String(format: "%.2f s", Statistics.median(processes)))
         let speedup = Statistics.median(zip(processes, runs[1]!).map { $0 / $1 })
         report(
