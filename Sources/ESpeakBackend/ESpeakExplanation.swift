@@ -62,12 +62,7 @@ extension ESpeakRenderer {
                 segments.append(
                     SegmentExplanation(kind: .mark, written: name, input: "", isCompressed: false))
             case .text(let text):
-                let (voiceName, voiceWarnings) = resolver.voiceName(for: text, profile: voice)
-                let settings = ESpeakSegmentSettings(
-                    segment: text, profile: voice, voiceName: voiceName, voiceWarnings: voiceWarnings)
-                for warning in settings.warnings where !warnings.contains(warning) {
-                    warnings.append(warning)
-                }
+                let settings = Self.settings(for: text, voice: voice, resolver: resolver, warnings: &warnings)
                 var written = text.text
                 if let originals, case .text(let original) = originals[index] { written = original.text }
                 let kind: SegmentExplanation.Kind =

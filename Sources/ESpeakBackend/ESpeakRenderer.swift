@@ -133,12 +133,7 @@ public final class ESpeakRenderer: SpeechRenderer {
             case .mark(let name):
                 steps.append(.mark(name))
             case .text(let text):
-                let (voiceName, voiceWarnings) = resolver.voiceName(for: text, profile: voice)
-                let settings = ESpeakSegmentSettings(
-                    segment: text, profile: voice, voiceName: voiceName, voiceWarnings: voiceWarnings)
-                for warning in settings.warnings where !warnings.contains(warning) {
-                    warnings.append(warning)
-                }
+                let settings = Self.settings(for: text, voice: voice, resolver: resolver, warnings: &warnings)
                 trace.append(SegmentTrace(text: text.text, settings: settings))
                 let effect: RenderOutput.Effect =
                     text.sayAs?.interpretAs == .expletive ? .beep : text.isCompressed ? .compressed : .none
@@ -148,6 +143,19 @@ public final class ESpeakRenderer: SpeechRenderer {
         return Plan(
             steps: Self.joiningSpeech(steps), warnings: warnings, trace: trace,
             profileVoice: resolver.profileVoiceName(voice))
+    }
+
+    /// The eSpeak settings of a text segment; their warnings are added to `warnings` once.
+    static func settings(
+        for text: TextSegment, voice: VoiceProfile, resolver: ESpeakVoiceResolver, warnings: inout [String]
+    ) -> ESpeakSegmentSettings {
+        let (voiceName, voiceWarnings) = resolver.voiceName(for: text, profile: voice)
+        let settings = ESpeakSegmentSettings(
+            segment: text, profile: voice, voiceName: voiceName, voiceWarnings: voiceWarnings)
+        for warning in settings.warnings where !warnings.contains(warning) {
+            warnings.append(warning)
+        }
+        return settings
     }
 
     /// Runs the steps through one `RenderOutput` to `handler`: pauses and marks here, each speech
