@@ -39,6 +39,9 @@ public struct SegmentExplanation: Sendable, Equatable {
 public struct Explanation: Sendable, Equatable {
     public var segments: [SegmentExplanation]
     public var warnings: [String]
+    /// The text of each call to eSpeak, in order: neighbouring segments spoken alike (same
+    /// voice, rate, pitch, gain and effect) are read in one call, as one phrase.
+    public var calls: [String]
 }
 
 extension ESpeakRenderer {
@@ -82,6 +85,7 @@ extension ESpeakRenderer {
                         isCompressed: text.isCompressed, phonemesIPA: ipa))
             }
         }
-        return Explanation(segments: segments, warnings: warnings)
+        return Explanation(
+            segments: segments, warnings: warnings, calls: try plan(utterance, voice: voice).calls)
     }
 }

@@ -15,7 +15,8 @@ enum ExplainCommand: Command {
 
           --voice ID   voice profile from Voices/ (default en-US)
           --json       {"segments":[{"kind","voice","written","text","phonemes_ipa","rate_wpm",
-                        "pitch","gain_db","compressed","seconds"}],"warnings":[…]}
+                        "pitch","gain_db","compressed","seconds"}],"warnings":[…],
+                        "espeak_calls":[text of each eSpeak call]}
         """
 
     static func run(_ arguments: inout CommandLineArguments) async throws -> Int32 {
@@ -37,7 +38,10 @@ enum ExplainCommand: Command {
                     "compressed": segment.isCompressed, "seconds": segment.seconds ?? NSNull(),
                 ]
             }
-            print(JSONOutput.line(["segments": segments, "warnings": explanation.warnings]))
+            print(
+                JSONOutput.line([
+                    "segments": segments, "warnings": explanation.warnings, "espeak_calls": explanation.calls,
+                ]))
             return ExitStatus.success
         }
         for (index, segment) in explanation.segments.enumerated() {
@@ -57,6 +61,11 @@ enum ExplainCommand: Command {
                 print("   eSpeak:   \(segment.input)")
                 if let ipa = segment.phonemesIPA { print("   phonemes: /\(ipa)/") }
             }
+        }
+        let spoken = explanation.segments.filter { [.text, .phonemes, .beep].contains($0.kind) }
+        if explanation.calls.count < spoken.count {
+            print("eSpeak reads neighbours spoken alike as one phrase; its calls:")
+            for (index, call) in explanation.calls.enumerated() { print("   \(index + 1). \(call)") }
         }
         for warning in explanation.warnings { print("warning: \(warning)") }
         return ExitStatus.success

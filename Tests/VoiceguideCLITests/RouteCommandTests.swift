@@ -281,7 +281,19 @@ import VoiceGuidanceTesting
         #expect(segments[1]["kind"] as? String == "phonemes")
         #expect(segments[1]["text"] as? String == "[[t@'mA:toU]]")
         #expect(object["warnings"] as? [String] == [])
+        #expect((object["espeak_calls"] as? [String])?.count == 2)  // phonemes are a call of their own
         let text = try cli.run(["explain", ssml])
         #expect(text.stdout.contains("eSpeak:   Take I two eighty to"))
+
+        // Neighbours spoken alike: three segments, one call.
+        let exit = #"<speak>Take exit <say-as interpret-as="address">53</say-as> towards Washington</speak>"#
+        let joined = try #require(
+            try JSONSerialization.jsonObject(
+                with: Data(try cli.run(["explain", "--json", exit]).stdout.utf8))
+                as? [String: Any])
+        #expect((joined["segments"] as? [Any])?.count == 3)
+        let calls = try #require(joined["espeak_calls"] as? [String])
+        #expect(calls.count == 1 && calls[0].hasPrefix("Take exit fifty"))
+        #expect(try cli.run(["explain", exit]).stdout.contains("its calls:\n   1. Take exit fifty"))
     }
 }
