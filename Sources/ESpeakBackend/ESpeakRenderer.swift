@@ -82,10 +82,9 @@ public final class ESpeakRenderer: SpeechRenderer {
         let plan = try plan(written, voice: voice)
         var warnings = plan.warnings
         let summary = try perform(plan.steps, warnings: &warnings, handler: handler) { _, speech, output in
-            let warning = try synthesize(speech, profileVoice: plan.profileVoice) { chunk, events in
+            try synthesize(speech, profileVoice: plan.profileVoice) { chunk, events in
                 output.receive(chunk, events: events)
             }
-            return warning
         }
         return (summary, plan.trace, plan.calls)
     }

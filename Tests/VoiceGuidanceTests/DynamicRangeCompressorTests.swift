@@ -4,22 +4,10 @@ import VoiceGuidanceTesting
 
 @testable import VoiceGuidance
 
-/// A deterministic generator (SplitMix64) so the test signals are the same on every run.
-private struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// Tone bursts (300 Hz with noise, 40 ms on / 20 ms off like syllables) alternating between
 /// a loud and a quiet level, one second each, for `seconds` in total.
 private func burstSignal(loudDB: Double, quietDB: Double, seconds: Int, sampleRate: Int) -> [Int16] {
-    var generator = SeededGenerator(state: 42)
+    var generator = SplitMix64(seed: 42)
     var samples: [Int16] = []
     samples.reserveCapacity(seconds * sampleRate)
     for second in 0..<seconds {
@@ -41,7 +29,7 @@ private func burstSignal(loudDB: Double, quietDB: Double, seconds: Int, sampleRa
 
 @Suite struct DynamicRangeCompressorTests {
     @Test func blockLoopsMatchTheirPlainDefinitions() {
-        var generator = SeededGenerator(state: 9)
+        var generator = SplitMix64(seed: 9)
         var samples = (0..<1_000).map { _ in Int16.random(in: .min ... .max, using: &generator) }
         samples[17] = .min
         samples.withUnsafeBufferPointer { buffer in
@@ -69,7 +57,7 @@ private func burstSignal(loudDB: Double, quietDB: Double, seconds: Int, sampleRa
         var values: [Float] = [
             0, -0.0, 0.5, 1.5, 2.5, -0.5, -1.5, -2.5, 0.49999997, 32766.5, -32767.5, 32767, -32768,
         ]
-        var generator = SeededGenerator(state: 7)
+        var generator = SplitMix64(seed: 7)
         for _ in 0..<100_000 { values.append(Float.random(in: -32768...32767, using: &generator)) }
         for value in values {
             #expect(DynamicRangeCompressor.int16(value) == Int16(value.rounded(.toNearestOrEven)), "\(value)")

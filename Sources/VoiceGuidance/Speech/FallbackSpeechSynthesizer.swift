@@ -76,15 +76,9 @@ public final class FallbackSpeechSynthesizer: SpeechSynthesizing {
     }
 
     public func speak(_ instruction: SpokenInstruction) async {
-        var spoken = instruction
-        if let hook = willSpeak {
-            switch hook(instruction) {
-            case .keep: break
-            case .replace(let replacement): spoken = replacement
-            case .suppress:
-                hub.emit(.didSpeak(instruction, error: nil))
-                return
-            }
+        guard let spoken = SpeechOverride.resolve(instruction, with: willSpeak) else {
+            hub.emit(.didSpeak(instruction, error: nil))
+            return
         }
         // Prompts never overlap: mark the one before as cut by this one, cut it, and wait until
         // it has sent its didSpeak.

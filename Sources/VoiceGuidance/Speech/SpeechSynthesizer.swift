@@ -153,15 +153,9 @@ public final class SpeechSynthesizer: SpeechSynthesizing {
 
     public func speak(_ instruction: SpokenInstruction) async {
         let requested = ContinuousClock.now
-        var spoken = instruction
-        if let hook = willSpeak {
-            switch hook(instruction) {
-            case .keep: break
-            case .replace(let replacement): spoken = replacement
-            case .suppress:
-                hub.emit(.didSpeak(instruction, error: nil))
-                return
-            }
+        guard let spoken = SpeechOverride.resolve(instruction, with: willSpeak) else {
+            hub.emit(.didSpeak(instruction, error: nil))
+            return
         }
         let job = SpeechJob(instruction: spoken, requested: requested)
         await withTaskCancellationHandler {

@@ -66,6 +66,18 @@ public enum SpeechOverride: Sendable, Equatable {
     case replace(SpokenInstruction)
     /// Do not speak it (didSpeak still fires, with no error).
     case suppress
+
+    /// What to speak for `instruction` once `hook` has had its say: the instruction itself, its
+    /// replacement, or nil when it is suppressed.
+    static func resolve(
+        _ instruction: SpokenInstruction, with hook: ((SpokenInstruction) -> SpeechOverride)?
+    ) -> SpokenInstruction? {
+        switch hook?(instruction) ?? .keep {
+        case .keep: instruction
+        case .replace(let replacement): replacement
+        case .suppress: nil
+        }
+    }
 }
 
 /// The app-facing speech interface, shaped like the Mapbox Navigation SDK's `SpeechSynthesizing`.
