@@ -2,7 +2,6 @@
 SWIFT ?= swift
 APT_PACKAGES := libespeak-ng-dev espeak-ng-data espeak-ng libasound2-dev alsa-utils pkg-config
 BUILD_DIR := build
-SHARED ?= ../shared
 
 .PHONY: setup build test test-tsan run bench format lint clean
 
@@ -29,12 +28,12 @@ format:
 ## test: lint, build, and run every test suite.
 test: setup lint
 	$(SWIFT) build --build-tests
-	VOICEGUIDE_SHARED=$(abspath $(SHARED)) $(SWIFT) test --skip-build --no-parallel
+	$(SWIFT) test --skip-build --no-parallel
 
 ## test-tsan: the suites that use threads (speech, ALSA, the two halves of a render, the CLI's
 ## batch pipeline and render workers) under Thread Sanitizer.
 test-tsan: setup
-	VOICEGUIDE_SHARED=$(abspath $(SHARED)) $(SWIFT) test --sanitize=thread --no-parallel \
+	$(SWIFT) test --sanitize=thread --no-parallel \
 	  --filter 'Synthesizer|ALSA|ESpeakSynthesis|RenderCommand|RouteCommand'
 
 run: setup
@@ -45,7 +44,7 @@ run: setup
 bench: setup
 	$(SWIFT) build -c release --product voiceguide-bench
 	$(SWIFT) build -c release --product voiceguide
-	VOICEGUIDE_SHARED=$(abspath $(SHARED)) $$($(SWIFT) build -c release --show-bin-path)/voiceguide-bench
+	$$($(SWIFT) build -c release --show-bin-path)/voiceguide-bench
 
 clean:
 	rm -rf .build $(BUILD_DIR)

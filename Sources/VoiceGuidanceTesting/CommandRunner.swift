@@ -21,7 +21,7 @@ public struct CommandRunner: Sendable {
             candidates.append(folder.appendingPathComponent(product))
             folder = folder.deletingLastPathComponent()
         }
-        candidates.append(SharedFixtures.packageRoot().appendingPathComponent(".build/debug/\(product)"))
+        candidates.append(TestFixtures.packageRoot().appendingPathComponent(".build/debug/\(product)"))
         guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) })
         else {
             throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: product])
@@ -35,7 +35,7 @@ public struct CommandRunner: Sendable {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
-        process.currentDirectoryURL = SharedFixtures.packageRoot()
+        process.currentDirectoryURL = TestFixtures.packageRoot()
         process.environment = environment([:])
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
@@ -46,7 +46,7 @@ public struct CommandRunner: Sendable {
 
     private func environment(_ extra: [String: String]) -> [String: String] {
         var env = ProcessInfo.processInfo.environment
-        env["VOICEGUIDE_VOICES"] = SharedFixtures.packageRoot().appendingPathComponent("Voices").path
+        env["VOICEGUIDE_VOICES"] = TestFixtures.packageRoot().appendingPathComponent("Voices").path
         // The ALSA tests of this process point ALSA at a test configuration; a user's program
         // sees the system's own.
         env["ALSA_CONFIG_PATH"] = nil
@@ -61,7 +61,7 @@ public struct CommandRunner: Sendable {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
-        process.currentDirectoryURL = directory ?? SharedFixtures.packageRoot()
+        process.currentDirectoryURL = directory ?? TestFixtures.packageRoot()
         process.environment = self.environment(environment)
         let out = Pipe()
         let err = Pipe()

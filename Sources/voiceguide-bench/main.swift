@@ -16,7 +16,7 @@ let sections = Set(
 
 let binFolder = Bundle.main.executableURL!.deletingLastPathComponent()
 let voiceguide = binFolder.appendingPathComponent("voiceguide").path
-let voicesFolder = SharedFixtures.packageRoot().appendingPathComponent("Voices")
+let voicesFolder = TestFixtures.packageRoot().appendingPathComponent("Voices")
 let catalog = try VoiceCatalog(directory: voicesFolder)
 let voice = try catalog.profile(id: "en-US")
 let renderer = try ESpeakRenderer()
@@ -26,7 +26,7 @@ let parser = SSMLParser()
 // The corpus: the 503 distinct SSML strings of the fixtures (the one that does not parse is left out).
 var seen: Set<String> = []
 var corpus: [(ssml: String, utterance: Utterance)] = []
-for announcement in try SharedFixtures.announcements() where seen.insert(announcement.ssml).inserted {
+for announcement in try TestFixtures.announcements() where seen.insert(announcement.ssml).inserted {
     if let utterance = try? parser.parse(announcement.ssml) { corpus.append((announcement.ssml, utterance)) }
 }
 print(
@@ -88,7 +88,7 @@ func espeakProcessTime(_ espeakNG: String, _ prompts: [String]) throws -> Double
     }
 }
 
-let routeFiles = try SharedFixtures.directionsFiles()
+let routeFiles = try TestFixtures.directionsFiles()
 
 // MARK: 1. Rendering against raw libespeak-ng, per utterance, in this process.
 

@@ -1,9 +1,10 @@
 import Foundation
 import Testing
 import VoiceGuidance
+import VoiceGuidanceTesting
 
 /// One ALSA configuration per test process (ALSA reads its configuration once): a copy of
-/// `../shared/alsa/capture.conf` whose capture file is a symbolic link each test points where it
+/// `Tests/Fixtures/alsa/capture.conf` whose capture file is a symbolic link each test points where it
 /// wants (a file of its own, or `/dev/full` to make the device fail), set through
 /// `ALSA_CONFIG_PATH` before the first ALSA call.
 final class ALSATestEnvironment: Sendable {
@@ -18,9 +19,8 @@ final class ALSATestEnvironment: Sendable {
             "alsa-tests-\(UUID().uuidString)")
         captureLink = folder.appendingPathComponent("capture.raw")
         try! FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let shared = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("../shared/alsa/capture.conf").standardized
-        let template = (try? String(contentsOf: shared, encoding: .utf8)) ?? Self.fallbackTemplate
+        let template = try! String(
+            contentsOf: TestFixtures.folder().appendingPathComponent("alsa/capture.conf"), encoding: .utf8)
         let config =
             template
             .replacingOccurrences(of: "@CAPTURE@", with: captureLink.path)
@@ -70,27 +70,6 @@ final class ALSATestEnvironment: Sendable {
             Int16(bitPattern: UInt16(bytes[$0]) | UInt16(bytes[$0 + 1]) << 8)
         }
     }
-
-    /// Used when the shared file is not beside the repository (same content).
-    private static let fallbackTemplate = """
-        pcm.capture {
-            type file
-            slave.pcm { type null }
-            file "@CAPTURE@"
-            format "raw"
-            perm 0644
-        }
-        pcm.!default capture
-        pcm.broken {
-            type file
-            slave.pcm { type null }
-            file "/dev/full"
-            format "raw"
-        }
-        pcm.silent {
-            type null
-        }
-        """
 }
 
 /// `captured` is `expected` followed only by zeros (ALSA pads the last period).

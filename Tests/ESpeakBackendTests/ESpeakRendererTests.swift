@@ -437,7 +437,7 @@ struct ESpeakRendererTests {
     }
 
     @Test func corpusAnnouncementsRenderCleanly() throws {
-        let texts = Array(Set(try SharedFixtures.announcements().map(\.text))).sorted()
+        let texts = Array(Set(try TestFixtures.announcements().map(\.text))).sorted()
         #expect(texts.count > 400)
         for text in stride(from: 0, to: texts.count, by: 10).map({ texts[$0] }) {
             let audio = try renderer.render(Utterance(text: text), voice: english)

@@ -148,7 +148,7 @@ struct NormalizationPhonemeTests {
 struct NormalizationCostTests {
     @Test func normalisationIsASmallFractionOfRenderTime() throws {
         let renderer = try ESpeakRenderer()
-        let utterances = try SharedFixtures.announcements().prefix(60).compactMap {
+        let utterances = try TestFixtures.announcements().prefix(60).compactMap {
             try? SSMLParser().parse($0.ssml)
         }
         #expect(utterances.count > 50)

@@ -252,8 +252,7 @@ struct ManualDrive {
     }
 
     @Test func serverWordingIsUsedForTheFinal() throws {
-        let url = SharedFixtures.folder().appendingPathComponent(
-            "fixtures/directions/navigation-ios_routeWithInstructions.json")
+        let url = TestFixtures.directions("navigation-ios_routeWithInstructions.json")
         let route = try Route.decode(from: Data(contentsOf: url))
         let timeline = DriveSimulator(
             route: route, phrases: try RoutingSupport.builder("en", units: .imperial), speed: .constant(13.9),

@@ -146,8 +146,7 @@ import VoiceGuidanceTesting
     }
 
     @Test func noisyDrivesAreDeterministicAndTimesMatchTheRoute() throws {
-        let url = SharedFixtures.folder().appendingPathComponent(
-            "fixtures/directions/directions-swift_instructions.json")
+        let url = TestFixtures.directions("directions-swift_instructions.json")
         let route = try Route.decode(from: Data(contentsOf: url))
         func run() throws -> DriveTimeline {
             DriveSimulator(

@@ -82,7 +82,7 @@ import VoiceGuidanceTesting
     /// and the numbers inside the address are read as addresses: no digits left, no
     /// "thousand", and "hundred" only for numbers that end in 00.
     @Test func fixtureAddressesReadAsAddresses() throws {
-        let announcements = try SharedFixtures.announcements().filter {
+        let announcements = try TestFixtures.announcements().filter {
             $0.ssml.contains("interpret-as=\"address\"")
         }
         #expect(announcements.count > 50)
@@ -130,7 +130,7 @@ import VoiceGuidanceTesting
 
     /// Normalisation cost per prompt over the fixture corpus (parse excluded).
     @Test func normalisationIsCheapPerPrompt() throws {
-        let utterances = try SharedFixtures.announcements().compactMap { try? SSMLParser().parse($0.ssml) }
+        let utterances = try TestFixtures.announcements().compactMap { try? SSMLParser().parse($0.ssml) }
         #expect(utterances.count > 500)
         let normalizer = TextNormalizer(language: "en-US")
         _ = utterances.map { normalizer.normalize($0) }

@@ -5,8 +5,8 @@ import VoiceGuidanceTesting
 
 @Suite struct RouteDecodingTests {
     @Test func everyFixtureDecodes() throws {
-        let files = try SharedFixtures.directionsFiles()
-        #expect(files.count == 21)
+        let files = try TestFixtures.directionsFiles()
+        #expect(files.count == 19)
         var steps = 0
         var prompts = 0
         for file in files {
@@ -20,13 +20,12 @@ import VoiceGuidanceTesting
             prompts += route.legs.reduce(0) { $0 + $1.steps.reduce(0) { $0 + $1.voiceInstructions.count } }
         }
         // First routes only (the INDEX counts every route of a response).
-        #expect(steps == 219)
-        #expect(prompts == 437)
+        #expect(steps == 214)
+        #expect(prompts == 430)
     }
 
     @Test func decodesFieldsOfAStep() throws {
-        let url = SharedFixtures.folder().appendingPathComponent(
-            "fixtures/directions/navigation-ios_routeWithInstructions.json")
+        let url = TestFixtures.directions("navigation-ios_routeWithInstructions.json")
         let route = try Route.decode(from: Data(contentsOf: url))
         let step = route.legs[0].steps[1]
         #expect(step.maneuver.type == .turn)
@@ -40,12 +39,10 @@ import VoiceGuidanceTesting
     }
 
     @Test func decodesBothTopLevelShapesAndAllRoutes() throws {
-        let single = SharedFixtures.folder().appendingPathComponent(
-            "fixtures/directions/navigation-ios_route-for-navigation-camera.json")
+        let single = TestFixtures.directions("navigation-ios_route-for-vanishing-route-line.json")
         let route = try Route.decode(from: Data(contentsOf: single))
-        #expect(route.legs[0].steps.count == 3)
-        let response = SharedFixtures.folder().appendingPathComponent(
-            "fixtures/directions/directions-swift_v5_driving_dc_polyline.json")
+        #expect(route.legs[0].steps.count == 8)
+        let response = TestFixtures.directions("directions-swift_v5_driving_dc_polyline.json")
         let routes = try Route.routes(from: Data(contentsOf: response))
         #expect(routes.count == 2)
     }

@@ -3,21 +3,21 @@ import Testing
 import VoiceGuidance
 import VoiceGuidanceTesting
 
-/// The 580 real `ssmlAnnouncement` strings of the shared Directions fixtures.
+/// The 573 real `ssmlAnnouncement` strings of the Directions fixtures in Tests/Fixtures.
 @Suite struct SSMLCorpusTests {
     /// The one fixture string with a broken start tag (`<amazon: effectname="drc">`).
     static let brokenFile = "navigation-ios_route-with-not-present-road-classes.json"
 
-    static func isBroken(_ announcement: SharedFixtures.Announcement) -> Bool {
+    static func isBroken(_ announcement: TestFixtures.Announcement) -> Bool {
         announcement.file == brokenFile && announcement.ssml.contains("<amazon: ")
     }
 
     @Test func everyAnnouncementParsesExceptTheBrokenOne() throws {
-        let announcements = try SharedFixtures.announcements()
-        #expect(announcements.count == 580)
+        let announcements = try TestFixtures.announcements()
+        #expect(announcements.count == 573)
         let parser = SSMLParser()
         var failures: [String] = []
-        var broken: [(SharedFixtures.Announcement, SSMLError)] = []
+        var broken: [(TestFixtures.Announcement, SSMLError)] = []
         for announcement in announcements {
             do {
                 let utterance = try parser.parse(announcement.ssml)
@@ -51,7 +51,7 @@ import VoiceGuidanceTesting
         let parser = SSMLParser()
         var mismatches: [String] = []
         var compared = 0
-        for announcement in try SharedFixtures.announcements() where !Self.isBroken(announcement) {
+        for announcement in try TestFixtures.announcements() where !Self.isBroken(announcement) {
             let utterance = try parser.parse(announcement.ssml)
             let between = announcement.ssml.replacing(/<[^>]*>/, with: "").filter { !$0.isWhitespace }
             let spoken = utterance.segments.compactMap { segment -> String? in
@@ -62,7 +62,7 @@ import VoiceGuidanceTesting
             compared += 1
             if spoken != between { mismatches.append("\(spoken) ≠ \(between)") }
         }
-        #expect(compared == 579)
+        #expect(compared == 572)
         #expect(mismatches.isEmpty, "\(mismatches.count) mismatches, e.g. \(mismatches.prefix(3))")
     }
 
@@ -71,7 +71,7 @@ import VoiceGuidanceTesting
         var sayAsCount = 0
         var compressed = 0
         var total = 0
-        for announcement in try SharedFixtures.announcements() where !Self.isBroken(announcement) {
+        for announcement in try TestFixtures.announcements() where !Self.isBroken(announcement) {
             for case .text(let segment) in try parser.parse(announcement.ssml).segments {
                 total += 1
                 if segment.sayAs != nil { sayAsCount += 1 }
@@ -86,7 +86,7 @@ import VoiceGuidanceTesting
     }
 
     @Test func parsingTheCorpusIsFast() throws {
-        let strings = try SharedFixtures.announcements().map(\.ssml)
+        let strings = try TestFixtures.announcements().map(\.ssml)
         let parser = SSMLParser()
         let clock = ContinuousClock()
         let elapsed = clock.measure {

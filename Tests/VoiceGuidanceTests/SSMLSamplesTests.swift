@@ -5,7 +5,7 @@ import VoiceGuidanceTesting
 
 /// The files in `ssml-samples/`: every one parses; only the vendor-tag samples warn.
 @Suite struct SSMLSamplesTests {
-    static let folder = SharedFixtures.packageRoot().appendingPathComponent("ssml-samples", isDirectory: true)
+    static let folder = TestFixtures.packageRoot().appendingPathComponent("ssml-samples", isDirectory: true)
 
     /// Samples that use vendor markup we do not support: each gives exactly one warning.
     static let vendorSamples: Set<String> = [

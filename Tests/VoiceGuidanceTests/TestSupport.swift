@@ -6,7 +6,7 @@ import VoiceGuidanceTesting
 enum RoutingSupport {
     /// `Voices/phrases` of this package.
     static var phrasesFolder: URL {
-        SharedFixtures.packageRoot().appendingPathComponent("Voices/phrases", isDirectory: true)
+        TestFixtures.packageRoot().appendingPathComponent("Voices/phrases", isDirectory: true)
     }
 
     static func builder(_ language: String = "en", units: UnitSystem = .metric) throws -> PhraseBuilder {
@@ -19,7 +19,7 @@ enum RoutingSupport {
     }
 
     static func fixtureRoutes() throws -> [(name: String, route: Route)] {
-        try SharedFixtures.directionsFiles().map {
+        try TestFixtures.directionsFiles().map {
             ($0.lastPathComponent, try Route.decode(from: Data(contentsOf: $0)))
         }
     }

@@ -147,7 +147,7 @@ import VoiceGuidanceTesting
     }
 
     @Test func samplesAllParse() throws {
-        let folder = SharedFixtures.packageRoot().appendingPathComponent("ssml-samples")
+        let folder = TestFixtures.packageRoot().appendingPathComponent("ssml-samples")
         let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter {
             $0.hasSuffix(".ssml")
         }

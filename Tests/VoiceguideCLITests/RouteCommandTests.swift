@@ -9,11 +9,11 @@ import VoiceGuidanceTesting
     init() throws { cli = try CommandRunner() }
 
     var example: String {
-        SharedFixtures.packageRoot().appendingPathComponent("Examples/routes/airport-cargo.json").path
+        TestFixtures.packageRoot().appendingPathComponent("Examples/routes/airport-cargo.json").path
     }
 
     func fixture(_ name: String) -> String {
-        SharedFixtures.folder().appendingPathComponent("fixtures/directions/\(name)").path
+        TestFixtures.directions("\(name)").path
     }
 
     @Test(arguments: ["50km/h", "130km/h", "route"])

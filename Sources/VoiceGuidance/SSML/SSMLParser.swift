@@ -4,7 +4,7 @@ public import Foundation
 ///
 /// Accepted input is a `<speak>` document, or plain text with or without inline tags (no root
 /// needed). Supported elements: `speak`, `p`, `s`, `break`, `prosody`, `say-as`, `sub`, `phoneme`,
-/// `emphasis`, `lang`, `voice`, `mark`, `w`, `amazon:effect name="drc"`; see `ssml.md`.
+/// `emphasis`, `lang`, `voice`, `mark`, `w`, `amazon:effect name="drc"`; see `docs/ssml.md`.
 ///
 /// What is an error and what is a warning:
 /// - Markup that is not well-formed (unclosed or mismatched tags, broken start tags, unquoted or

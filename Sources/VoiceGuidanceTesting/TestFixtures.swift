@@ -1,15 +1,16 @@
 public import Foundation
 
-/// The project's shared folder (`../shared` beside the clone): docs, fixtures, ALSA config.
-public enum SharedFixtures {
-    /// The shared folder: `$VOICEGUIDE_SHARED`, else `shared` beside the package root.
+/// The test data kept in the repository (`Tests/Fixtures/`): real Directions API responses
+/// (ISC, see `Tests/Fixtures/NOTICE.md`) and the ALSA capture configuration.
+public enum TestFixtures {
+    /// `Tests/Fixtures/` of this package.
     public static func folder(filePath: String = #filePath) -> URL {
-        if let path = ProcessInfo.processInfo.environment["VOICEGUIDE_SHARED"], !path.isEmpty {
-            return URL(fileURLWithPath: path, isDirectory: true)
-        }
-        // <root>/Sources/VoiceGuidanceTesting/SharedFixtures.swift → <root>/../shared
-        return packageRoot(filePath: filePath).deletingLastPathComponent()
-            .appendingPathComponent("shared", isDirectory: true)
+        packageRoot(filePath: filePath).appendingPathComponent("Tests/Fixtures", isDirectory: true)
+    }
+
+    /// A Directions API response of the corpus, by file name (`directions/NAME`).
+    public static func directions(_ name: String) -> URL {
+        folder().appendingPathComponent("directions/\(name)")
     }
 
     /// The package root (the folder holding Package.swift).
@@ -18,9 +19,9 @@ public enum SharedFixtures {
             .deletingLastPathComponent()
     }
 
-    /// The Directions API responses in `fixtures/directions/`, sorted by name.
+    /// The Directions API responses in `directions/`, sorted by name.
     public static func directionsFiles() throws -> [URL] {
-        let folder = folder().appendingPathComponent("fixtures/directions", isDirectory: true)
+        let folder = folder().appendingPathComponent("directions", isDirectory: true)
         return try FileManager.default.contentsOfDirectory(atPath: folder.path)
             .filter { $0.hasSuffix(".json") }
             .sorted()
@@ -34,7 +35,7 @@ public enum SharedFixtures {
         public var ssml: String
     }
 
-    /// Every `voiceInstructions` entry of every fixture, in file order (580 of them).
+    /// Every `voiceInstructions` entry of every fixture, in file order (573 of them).
     public static func announcements() throws -> [Announcement] {
         var found: [Announcement] = []
         for url in try directionsFiles() {
