@@ -1,5 +1,5 @@
 public import Foundation
-import Synchronization
+import VoiceGuidance
 
 /// Runs the built `voiceguide` binary for CLI tests and captures what it prints.
 public struct CommandRunner: Sendable {
@@ -73,7 +73,7 @@ public struct CommandRunner: Sendable {
         if let input { stdin.fileHandleForWriting.write(input) }
         try stdin.fileHandleForWriting.close()
         // Read stderr on another thread while stdout is read here, so a full pipe never blocks it.
-        let errData = Mutex(Data())
+        let errData = Locked(Data())
         let done = DispatchSemaphore(value: 0)
         let errHandle = err.fileHandleForReading
         Thread.detachNewThread {
