@@ -44,6 +44,11 @@ public struct CommandRunner: Sendable {
         return process
     }
 
+    /// Runs the binary with `arguments` (output discarded) and measures its peak memory.
+    public func measure(_ arguments: [String]) throws -> MeasuredRun {
+        try MeasuredRun.run(executable, arguments, environment: environment([:]))
+    }
+
     private func environment(_ extra: [String: String]) -> [String: String] {
         var env = ProcessInfo.processInfo.environment
         env["VOICEGUIDE_VOICES"] = TestFixtures.packageRoot().appendingPathComponent("Voices").path

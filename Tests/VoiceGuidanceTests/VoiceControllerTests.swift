@@ -148,7 +148,7 @@ struct ControllerDrive {
         let heard = Locked<[SimulatedSpeech.HeardPrompt]>([])
         let speech = SimulatedSpeech(
             clock: clock, outputLatency: AnnouncementTiming().outputLatency,
-            lengthOf: { 0.15 + 0.065 * Double($0.text.count) },
+            lengthOf: RoutingSupport.estimate,
             onHeard: { prompt in heard.withLock { $0.append(prompt) } })
         let controller = VoiceController(
             route: route, synthesizer: speech, phrases: try RoutingSupport.builder(), clock: clock,
@@ -188,7 +188,7 @@ struct ControllerDrive {
         #expect(final.instruction.text == "Turn left", "short wording: little time left")
         let approach = try #require(heard.withLock { $0 }.first { $0.instruction.text.hasPrefix("In ") })
         #expect(approach.wasCut)
-        #expect(approach.length < 0.15 + 0.065 * Double(approach.instruction.text.count))
+        #expect(approach.length < RoutingSupport.estimate(approach.instruction))
     }
 
     /// Every prompt is estimated at 30 s, but this synthesizer is done with each at once: the
