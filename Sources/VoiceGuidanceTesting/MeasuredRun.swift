@@ -28,7 +28,7 @@ public struct MeasuredRun: Sendable {
         }
         let argv = ([executable.path] + arguments).map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { (argv + envp).forEach { free($0) } }
+        defer { for pointer in argv + envp { free(pointer) } }
         var pid: pid_t = 0
         let started = posix_spawn(&pid, executable.path, &actions, nil, argv, envp)
         guard started == 0 else {
