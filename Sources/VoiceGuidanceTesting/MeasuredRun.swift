@@ -5,8 +5,13 @@ public import Foundation
 #endif
 
 /// A child process run alone and measured by the kernel: its exit status and its own peak
-/// memory (`wait4`'s rusage, not the maximum over every child this process ever had). The libc
-/// calls of this module live here.
+/// memory. The libc calls of this module live here.
+///
+/// The peak is the child's `VmHWM` from `/proc/PID/status`, read every few milliseconds until it
+/// exits (the high-water mark only grows, so the last reading is the peak unless the child grew
+/// in its last milliseconds). `wait4`'s `ru_maxrss` is not used: Linux records the parent's
+/// resident size in it when the child execs from the parent's memory (posix_spawn and fork
+/// both), so a test process of 150 MB would see every child as at least 150 MB.
 public struct MeasuredRun: Sendable {
     /// Exit status (128 + signal when killed by one).
     public var status: Int32
@@ -35,9 +40,25 @@ public struct MeasuredRun: Sendable {
             throw CocoaError(.executableLoad, userInfo: [NSFilePathErrorKey: executable.path])
         }
         var status: Int32 = 0
-        var usage = rusage()
-        while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
+        var peak = 0
+        while true {
+            peak = max(peak, highWaterMark(of: pid) ?? 0)
+            let waited = waitpid(pid, &status, WNOHANG)
+            if waited == pid { break }
+            if waited < 0 && errno != EINTR { break }
+            usleep(2_000)
+        }
         let exit = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
-        return MeasuredRun(status: exit, maxResidentBytes: usage.ru_maxrss * 1024)
+        return MeasuredRun(status: exit, maxResidentBytes: peak)
+    }
+
+    /// The `VmHWM` line of `/proc/PID/status` in bytes, nil when the process has no memory (not
+    /// yet exec'd into its own, or already exiting).
+    static func highWaterMark(of pid: pid_t) -> Int? {
+        guard let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+            let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") })
+        else { return nil }
+        let kilobytes = line.split(separator: " ").dropFirst().first.flatMap { Int($0) }
+        return kilobytes.map { $0 * 1024 }
     }
 }
