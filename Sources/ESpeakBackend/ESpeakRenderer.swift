@@ -131,7 +131,10 @@ public final class ESpeakRenderer: SpeechRenderer {
                 steps.append(.pause(Silence.sampleCount(seconds: pause.seconds, sampleRate: sampleRate)))
             case .mark(let name):
                 steps.append(.mark(name))
-            case .text(let text):
+            case .audio(let clip):
+                steps.append(.audio(clip.samples(atRate: sampleRate)))
+            case .text(let written):
+                let text = try fittingDuration(written, voice: voice, resolver: resolver, warnings: &warnings)
                 let settings = Self.settings(for: text, voice: voice, resolver: resolver, warnings: &warnings)
                 trace.append(SegmentTrace(text: text.text, settings: settings))
                 let effect: RenderOutput.Effect =
@@ -173,6 +176,8 @@ public final class ESpeakRenderer: SpeechRenderer {
                     output.writeSilence(samples)
                 case .mark(let name):
                     output.mark(name)
+                case .audio(let samples):
+                    output.writeClip(samples)
                 case .speech(let speech):
                     output.beginSpeech(
                         input: speech.settings.input,
@@ -271,6 +276,8 @@ public final class ESpeakRenderer: SpeechRenderer {
         case pause(Int)
         case mark(String)
         case speech(Speech)
+        /// A recorded sound, already at the output rate.
+        case audio([Int16])
     }
 
     /// Text handed to eSpeak in one call.
@@ -323,6 +330,7 @@ public final class ESpeakRenderer: SpeechRenderer {
             switch step {
             case .mark: continue
             case .speech: return true
+            case .audio: return false
             case .pause(let samples): if samples > 0 { return false }
             }
         }

@@ -484,6 +484,7 @@ private typealias Support = SSMLTestSupport
         case .pause(.seconds(let seconds)): "pause \(seconds)s"
         case .pause(.strength(let strength)): "pause \(strength.rawValue)"
         case .mark(let name): "mark \(name)"
+        case .audio(let clip): "audio \(clip.source)"
         }
     }
 }

@@ -4,7 +4,9 @@ public import Foundation
 ///
 /// Accepted input is a `<speak>` document, or plain text with or without inline tags (no root
 /// needed). Supported elements: `speak`, `p`, `s`, `break`, `prosody`, `say-as`, `sub`, `phoneme`,
-/// `emphasis`, `lang`, `voice`, `mark`, `w`, `amazon:effect name="drc"`; see `docs/ssml.md`.
+/// `emphasis`, `lang`, `voice`, `mark`, `w`, `token`, `audio` (+`desc`), `meta`, `metadata`,
+/// `lexicon` (never spoken), `amazon:effect name="drc"`; see `docs/ssml.md`. Text with no tag at
+/// all is plain text: an `&` that does not start a known reference is a literal ampersand.
 ///
 /// What is an error and what is a warning:
 /// - Markup that is not well-formed (unclosed or mismatched tags, broken start tags, unquoted or
@@ -39,11 +41,14 @@ public struct SSMLParser: Sendable {
     /// Whether unknown and vendor elements, unknown attributes and unsupported values are errors
     /// instead of warnings. `amazon:effect name="drc"` is supported and accepted in both modes.
     public var isStrict: Bool
+    /// Where `<audio src>` files are found (a relative `src` is relative to its directory).
+    public var audioFiles: AudioSourceLoader
 
     /// Creates a parser.
-    public init(limits: Limits = .init(), isStrict: Bool = false) {
+    public init(limits: Limits = .init(), isStrict: Bool = false, audioFiles: AudioSourceLoader = .init()) {
         self.limits = limits
         self.isStrict = isStrict
+        self.audioFiles = audioFiles
     }
 
     /// Parses SSML (or plain text) into an utterance.
@@ -59,7 +64,7 @@ public struct SSMLParser: Sendable {
                 .limitExceeded, "input is \(size) bytes; the limit is \(limits.maxInputBytes) bytes",
                 at: SourceLocation(line: 1, column: 1))
         }
-        var reader = SSMLDocumentReader(text, limits: limits, isStrict: isStrict)
+        var reader = SSMLDocumentReader(text, limits: limits, isStrict: isStrict, audioLoader: audioFiles)
         return try reader.read()
     }
 
