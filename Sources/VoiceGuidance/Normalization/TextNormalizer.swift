@@ -93,10 +93,17 @@ public struct TextNormalizer: Sendable {
                     }
                     segment.sayAs = nil
                 }
+            } else if language == .english, segment.phoneme == nil, let role = segment.role,
+                let reading = Heteronyms.reading(of: segment.text, role: role)
+            {
+                segment.espeakPhonemes = reading
             } else {
                 segment.text = tables.rewriter.rewrite(segment.text)
             }
             result.segments[index] = .text(segment)
+        }
+        WeakFormArticles.apply(to: &result.segments) { segment in
+            NormalizationLanguage(tag: segment.language ?? utterance.language ?? language) == .english
         }
         return result
     }
