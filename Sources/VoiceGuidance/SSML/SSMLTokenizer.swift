@@ -33,7 +33,7 @@ struct SSMLTokenizer {
     private var firstTagName: String?
     /// Non-fatal findings not yet taken (a bare `&` in plain text).
     private var warnings: [SSMLDiagnostic] = []
-    /// The input has no `<` at all: it is plain text, where an `&` that does not start a known
+    /// The input has no tag (comments aside): it is plain text, where an `&` that does not start a known
     /// reference is an ampersand ("Fish & Chips", "compile&flash", "AT&T;").
     private let isPlainText: Bool
     private var hasDocumentType = false
@@ -42,7 +42,7 @@ struct SSMLTokenizer {
         var bytes = Array(text.utf8)
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }  // byte order mark
         self.bytes = bytes
-        isPlainText = !bytes.contains(UInt8(ascii: "<"))
+        isPlainText = Self.hasNoTags(bytes)
     }
 
     /// Returns the warnings found since the last call, naming `element` as the one they are in.
