@@ -134,12 +134,14 @@ public final class ESpeakRenderer: SpeechRenderer {
             case .audio(let clip):
                 steps.append(.audio(clip.samples(atRate: sampleRate)))
             case .text(let written):
-                let text = try fittingDuration(written, voice: voice, resolver: resolver, warnings: &warnings)
+                let (text, padding) = try fittingDuration(
+                    written, voice: voice, resolver: resolver, warnings: &warnings)
                 let settings = Self.settings(for: text, voice: voice, resolver: resolver, warnings: &warnings)
                 trace.append(SegmentTrace(text: text.text, settings: settings))
                 let effect: RenderOutput.Effect =
                     text.sayAs?.interpretAs == .expletive ? .beep : text.isCompressed ? .compressed : .none
                 steps.append(.speech(Speech(settings: settings, written: text.text, effect: effect)))
+                if padding > 0 { steps.append(.pause(padding)) }
             }
         }
         return Plan(

@@ -130,7 +130,9 @@ private func testSignal(count: Int = 22_050, amplitude: Double = 12_000) -> [Int
 /// `<audio>` clips are resampled to the voice's rate without changing pitch or length.
 @Suite struct AudioResamplerTests {
     static func tone(_ frequency: Double, rate: Int, seconds: Double) -> [Int16] {
-        (0..<Int(seconds * Double(rate))).map { Int16(10_000 * sin(2 * Double.pi * frequency * Double($0) / Double(rate))) }
+        (0..<Int(seconds * Double(rate))).map {
+            Int16(10_000 * sin(2 * Double.pi * frequency * Double($0) / Double(rate)))
+        }
     }
 
     static func zeroCrossings(_ samples: [Int16]) -> Int {
@@ -151,7 +153,8 @@ private func testSignal(count: Int = 22_050, amplitude: Double = 12_000) -> [Int
     @Test func removesWhatTheLowerRateCannotHold() {
         // 15 kHz at 44.1 kHz is above 11,025 Hz, the Nyquist frequency of 22,050 Hz: it must
         // be filtered out, not folded down to 7 kHz.
-        let output = AudioResampler.resample(Self.tone(15_000, rate: 44_100, seconds: 0.5), from: 44_100, to: 22_050)
+        let output = AudioResampler.resample(
+            Self.tone(15_000, rate: 44_100, seconds: 0.5), from: 44_100, to: 22_050)
         let input = AudioLevel.rmsDB(Self.tone(15_000, rate: 44_100, seconds: 0.5))
         let level = AudioLevel.rmsDB(output.dropFirst(200).dropLast(200))
         #expect(input - level > 25, "\(input) dBFS in, \(level) dBFS out")

@@ -152,10 +152,19 @@ private typealias Support = SSMLTestSupport
 
     @Test(arguments: [
         ("<!DOCTYPE speak [<!ENTITY a \"b\">]><speak>&a;</speak>", "internal subset"),
-        ("<!DOCTYPE speak PUBLIC \"-//W3C//DTD SYNTHESIS 1.0//EN\" \"http://www.w3.org/x.dtd\" [ ]><speak/>", "internal subset"),
+        (
+            "<!DOCTYPE speak PUBLIC \"-//W3C//DTD SYNTHESIS 1.0//EN\" \"http://www.w3.org/x.dtd\" [ ]><speak/>",
+            "internal subset"
+        ),
         ("<!DOCTYPE speak SYSTEM \"file:///etc/passwd\"><speak/>", "no external entities"),
-        ("<!DOCTYPE speak PUBLIC \"-//EVIL//X\" \"http://www.w3.org/x.dtd\"><speak/>", "no external entities"),
-        ("<!DOCTYPE speak PUBLIC \"-//W3C//DTD SYNTHESIS 1.0//EN\" \"http://evil.example/x.dtd\"><speak/>", "no external entities"),
+        (
+            "<!DOCTYPE speak PUBLIC \"-//EVIL//X\" \"http://www.w3.org/x.dtd\"><speak/>",
+            "no external entities"
+        ),
+        (
+            "<!DOCTYPE speak PUBLIC \"-//W3C//DTD SYNTHESIS 1.0//EN\" \"http://evil.example/x.dtd\"><speak/>",
+            "no external entities"
+        ),
         ("<!DOCTYPE html><speak/>", "except <!DOCTYPE speak"),
         ("<speak><!DOCTYPE speak></speak>", "only come once, before the root"),
         ("<!DOCTYPE speak><!DOCTYPE speak><speak/>", "only come once"),
@@ -204,7 +213,8 @@ private typealias Support = SSMLTestSupport
 
     @Test func contourWarnsOnce() throws {
         let utterance = try SSMLParser().parse(
-            #"<speak><prosody contour="(0%,+20Hz)">a</prosody> <prosody contour="(0%,-9Hz)">b</prosody></speak>"#)
+            #"<speak><prosody contour="(0%,+20Hz)">a</prosody> <prosody contour="(0%,-9Hz)">b</prosody></speak>"#
+        )
         #expect(utterance.plainText == "a b")
         #expect(utterance.warnings.count == 1)
         #expect(utterance.warnings.first?.location == SourceLocation(line: 1, column: 17))
@@ -230,7 +240,8 @@ private typealias Support = SSMLTestSupport
         let utterance = try SSMLParser(isStrict: true).parse(Self.everySupportedElement)
         #expect(utterance.warnings.map(\.element) == ["audio"])  // the file is missing
         let standard: Set<String> = [
-            "speak", "lexicon", "meta", "metadata", "p", "s", "token", "w", "say-as", "phoneme", "sub", "lang",
+            "speak", "lexicon", "meta", "metadata", "p", "s", "token", "w", "say-as", "phoneme", "sub",
+            "lang",
             "voice", "emphasis", "break", "prosody", "audio", "desc", "mark",
         ]
         let used = Set(
@@ -244,7 +255,8 @@ private typealias Support = SSMLTestSupport
 
     @Test func strictModeNamesStandardElementsWeDoNotSupport() throws {
         let error = try #require(
-            Support.error(#"<speak><lookup ref="streets">St</lookup></speak>"#, parser: SSMLParser(isStrict: true)))
+            Support.error(
+                #"<speak><lookup ref="streets">St</lookup></speak>"#, parser: SSMLParser(isStrict: true)))
         #expect(error.message.contains("<lookup>") && error.message.contains("standard SSML 1.1"))
         #expect(error.location == SourceLocation(line: 1, column: 8))
         let lenient = try SSMLParser().parse(#"<speak><lookup ref="streets">St</lookup></speak>"#)

@@ -98,6 +98,8 @@ import VoiceGuidanceTesting
         #expect(try Self.parse("doctype-ssml10").plainText == "This document is SSML one point oh.")
         let durations = SSMLTestSupport.texts(try Self.parse("prosody-duration")).map(\.prosody.duration)
         #expect(durations == [nil, 3, nil])
-        #expect(try Self.parse("plain-text-ampersand").plainText == "Turn right at Fish & Chips, then compile&flash.")
+        #expect(
+            try Self.parse("plain-text-ampersand").plainText
+                == "Turn right at Fish & Chips, then compile&flash.")
     }
 }

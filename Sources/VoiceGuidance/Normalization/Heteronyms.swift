@@ -5,9 +5,9 @@
 /// tests check every entry against `espeak_TextToPhonemes` of a sentence where eSpeak picks that
 /// reading ("I have read it" → `r'Ed`), or, where eSpeak knows one reading only, of a word that
 /// sounds the same ("led"). A role the word has no entry for leaves eSpeak's own choice.
-enum Heteronyms {
+public enum Heteronyms {
     /// A part of speech `<w role>` names.
-    enum Role: String, Sendable, CaseIterable {
+    public enum Role: String, Sendable, CaseIterable {
         /// Verb, present (`amazon:VB`).
         case verb = "VB"
         /// Verb, past tense or past participle (`amazon:VBD`).
@@ -20,7 +20,7 @@ enum Heteronyms {
         case otherSense = "SENSE_1"
 
         /// The role a `role` attribute names (`amazon:VBD`, `VBD`, `vbd`), if it is one of these.
-        init?(attribute: String) {
+        public init?(attribute: String) {
             var name = Substring(attribute.trimmingSSMLWhitespace())
             if let colon = name.firstIndex(of: ":") { name = name[name.index(after: colon)...] }
             self.init(rawValue: name.uppercased())
@@ -28,7 +28,7 @@ enum Heteronyms {
     }
 
     /// Word → role → eSpeak mnemonics.
-    static let readings: [String: [Role: String]] = [
+    public static let readings: [String: [Role: String]] = [
         "read": [.verb: "r'i:d", .noun: "r'i:d", .pastVerb: "r'Ed"],
         "live": [.verb: "l'Iv", .adjective: "l'aIv"],
         "lead": [.verb: "l'i:d", .adjective: "l'i:d", .noun: "l'Ed", .otherSense: "l'Ed"],
@@ -37,7 +37,7 @@ enum Heteronyms {
     ]
 
     /// The eSpeak mnemonics for `text` (one word, any case) in `role`, or nil.
-    static func reading(of text: String, role: String) -> String? {
+    public static func reading(of text: String, role: String) -> String? {
         guard let role = Role(attribute: role) else { return nil }
         let word = text.trimmingSSMLWhitespace().lowercased()
         return readings[word]?[role]

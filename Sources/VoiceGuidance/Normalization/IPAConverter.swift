@@ -158,7 +158,8 @@ public struct IPAConversion: Sendable, Equatable {
             let codes = symbol.unicodeScalars.map { "U+" + hex($0.value) }.joined(separator: " ")
             return "'\u{25CC}\(symbol)' (\(codes))"
         }
-        return "eSpeak NG cannot do IPA diacritic\(names.count == 1 ? "" : "s") \(names.joined(separator: ", ")); "
+        return
+            "eSpeak NG cannot do IPA diacritic\(names.count == 1 ? "" : "s") \(names.joined(separator: ", ")); "
             + "dropped"
     }
 }

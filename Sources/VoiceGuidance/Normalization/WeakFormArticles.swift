@@ -20,7 +20,8 @@ enum WeakFormArticles {
                 isPlain(first), isPlain(second), isEnglish(first), isEnglish(second)
             else { continue }
             let trimmed = first.text.trimmingSSMLWhitespace()
-            let wordStart = trimmed.lastIndex(where: { $0 == " " }).map { trimmed.index(after: $0) } ?? trimmed.startIndex
+            let wordStart =
+                trimmed.lastIndex(where: { $0 == " " }).map { trimmed.index(after: $0) } ?? trimmed.startIndex
             let word = trimmed[wordStart...]
             guard articles.contains(word.lowercased()) else { continue }
             first.text = String(trimmed[..<wordStart].trimmingSSMLWhitespace())

@@ -24,7 +24,9 @@ extension SSMLTokenizer {
     /// `speak`, a declaration after the root has started, or a second one is an error.
     struct DocumentType: Equatable {
         /// The public identifiers of the SSML DTDs.
-        static let publicIdentifiers: Set<String> = ["-//W3C//DTD SYNTHESIS 1.0//EN", "-//W3C//DTD SYNTHESIS 1.1//EN"]
+        static let publicIdentifiers: Set<String> = [
+            "-//W3C//DTD SYNTHESIS 1.0//EN", "-//W3C//DTD SYNTHESIS 1.1//EN",
+        ]
         /// Where the W3C publishes them (the system identifier must point there; it is not fetched).
         static let systemPrefix = "http://www.w3.org/"
 
