@@ -10,7 +10,8 @@ public import Foundation
 ///
 /// What is an error and what is a warning:
 /// - Markup that is not well-formed (unclosed or mismatched tags, broken start tags, unquoted or
-///   repeated attributes, unknown entities, a DTD) is an ``SSMLError`` of kind `.malformed`, with
+///   repeated attributes, unknown entities, a DTD other than SSML 1.0's standard
+///   `<!DOCTYPE speak PUBLIC …>`) is an ``SSMLError`` of kind `.malformed`, with
 ///   the line and column in the caller's text (columns count Unicode scalars, from 1).
 /// - Invalid values of attributes with a closed grammar (`break time`/`strength`, `prosody`
 ///   `rate`/`pitch`/`volume`, `emphasis level`) and missing required attributes (`say-as
@@ -24,8 +25,12 @@ public import Foundation
 ///
 /// Entities: `&lt; &gt; &amp; &quot; &apos;`, numeric references (`&#233;`, `&#xE9;`), and
 /// `&nbsp;`, which is read as a space (HTML habits are common in hand-written prompts, and a
-/// no-break space is a space to a listener; a literal U+00A0 is a space too). In plain text
-/// without a `<speak>` root a bare `&` is kept as a literal with a warning.
+/// no-break space is a space to a listener; a literal U+00A0 is a space too). In text with no
+/// tag at all an `&` that starts no known reference is an ampersand; in a fragment with tags
+/// but no `<speak>` root a bare `&` is kept as a literal with a warning.
+///
+/// `<audio src>` reads a WAV file through ``audioFiles`` (see ``AudioSourceLoader``); when it
+/// cannot be played, the element's content is spoken and a warning says why.
 ///
 /// White space: runs collapse to one space, segment ends are trimmed, and adjacent text with the
 /// same attributes is one segment. `<p>` and `<s>` give strong and medium pauses, never doubled
@@ -33,7 +38,7 @@ public import Foundation
 ///
 /// The parser is a small hand-written tokenizer rather than FoundationXML's `XMLParser`: it
 /// reports every position in the caller's own text, needs no namespace declaration for
-/// `amazon:`, refuses DTDs (so no entity-expansion bomb can start), and walks the document with
+/// `amazon:`, refuses DTDs with declarations (so no entity-expansion bomb can start), and walks the document with
 /// an explicit stack, so deep nesting costs no call stack.
 public struct SSMLParser: Sendable {
     /// The bounds enforced on input.

@@ -21,7 +21,8 @@ enum SSMLToken: Sendable, Equatable {
 /// caller's text (1-based line and column, columns counted in Unicode scalars). It accepts
 /// elements, attributes in either quote style, the five XML entities, numeric character
 /// references, `&nbsp;`, CDATA sections, comments and processing instructions (skipped). It refuses
-/// document type declarations outright, so no entity can be declared and no expansion can blow up.
+/// every document type declaration but SSML's own (see ``DocumentType``), so no entity can be
+/// declared and no expansion can blow up.
 ///
 /// - Complexity: O(n) in the input length; every byte is looked at a bounded number of times.
 struct SSMLTokenizer {
