@@ -59,6 +59,11 @@ private typealias Support = SSMLTestSupport
             #expect(utterance.warnings.isEmpty, "\(source): \(utterance.warnings)")
             #expect(utterance.segments.count == 1, "\(source)")
         }
+        // A symbolic link to a WAV is followed.
+        try FileManager.default.createSymbolicLink(
+            atPath: folder.appendingPathComponent("link.wav").path, withDestinationPath: path)
+        let linked = try Self.parser(folder).parse(#"<audio src="link.wav">x</audio>"#)
+        #expect(linked.warnings.isEmpty && linked.segments.count == 1, "\(linked.warnings)")
         let stereo = try Self.parser(folder).parse(#"<audio src="stereo.wav"/>"#)
         guard case .audio(let clip) = try #require(stereo.segments.first) else {
             Issue.record("no clip")
@@ -93,7 +98,7 @@ private typealias Support = SSMLTestSupport
         let small = Self.parser(folder, limits: .init(maxAudioBytes: 1_000))
         let tooBig = try small.parse(#"<audio src="chime.wav">chime</audio>"#)
         #expect(tooBig.plainText == "chime")
-        #expect(tooBig.warnings.first?.message.contains("the limit is 1000 bytes") == true)
+        #expect(tooBig.warnings.first?.message.contains("over the limit of 1000 bytes") == true)
         // 0.25 s each; a limit of 0.6 s plays two and speaks the third.
         let short = Self.parser(folder, limits: .init(maxAudioSeconds: 0.6))
         let three = try short.parse(
@@ -104,6 +109,17 @@ private typealias Support = SSMLTestSupport
         #expect(three.warnings.first?.message.contains("more than 0.6 s of recorded sound") == true)
         #expect(SSMLParser.Limits().maxAudioBytes == 16 * 1024 * 1024)
         #expect(SSMLParser.Limits().maxAudioSeconds == 30)
+    }
+
+    /// A FIFO named as the audio file is never opened (opening it would wait for a writer).
+    @Test func aFIFOIsNotOpened() throws {
+        let folder = try Self.audioFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let fifo = folder.appendingPathComponent("pipe.wav").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let utterance = try Self.parser(folder).parse(#"<audio src="pipe.wav">ding</audio>"#)
+        #expect(utterance.plainText == "ding")
+        #expect(utterance.warnings.first?.message.contains("not a regular file") == true)
     }
 
     @Test func audioNeedsASource() {

@@ -36,22 +36,19 @@ public struct AudioSourceLoader: Sendable {
 
     /// The clip `source` names, or why it cannot be played.
     func load(_ source: String, maxBytes: Int) -> Result<AudioClip, AudioSourceProblem> {
-        guard let url = url(for: source) else {
+        guard let named = url(for: source) else {
             return .failure(AudioSourceProblem("'\(source)' is not a local file (only files are played)"))
         }
+        let url = named.resolvingSymlinksInPath()
         let path = url.path
-        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path) else {
-            return .failure(AudioSourceProblem("cannot read \(path)"))
-        }
-        let isFile = (attributes[.type] as? FileAttributeType) == .typeRegular
-        let size = (attributes[.size] as? NSNumber)?.intValue ?? 0
-        guard isFile else { return .failure(AudioSourceProblem("\(path) is not a regular file")) }
-        guard size <= maxBytes else {
-            return .failure(AudioSourceProblem("\(path) is \(size) bytes; the limit is \(maxBytes) bytes"))
+        let data: Data
+        switch Self.read(path, maxBytes: maxBytes) {
+        case .success(let bytes): data = bytes
+        case .failure(let problem): return .failure(problem)
         }
         let contents: WAVFile.Contents
         do {
-            contents = try WAVFile.read(from: url)
+            contents = try WAVFile.decode(data)
         } catch {
             return .failure(AudioSourceProblem("\(path): \(error)"))
         }
@@ -66,6 +63,27 @@ public struct AudioSourceLoader: Sendable {
             AudioClip(
                 source: source, samples: Self.mono(contents.samples, channels: contents.channels),
                 sampleRate: contents.sampleRate))
+    }
+
+    /// The bytes of the regular file at `path`, at most `maxBytes` of them (a larger file, or
+    /// one that grows past it while read, is refused; a FIFO or device is never opened).
+    static func read(_ path: String, maxBytes: Int) -> Result<Data, AudioSourceProblem> {
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path) else {
+            return .failure(AudioSourceProblem("cannot read \(path)"))
+        }
+        guard (attributes[.type] as? FileAttributeType) == .typeRegular else {
+            return .failure(AudioSourceProblem("\(path) is not a regular file"))
+        }
+        let tooBig = AudioSourceProblem("\(path) is over the limit of \(maxBytes) bytes")
+        if let size = (attributes[.size] as? NSNumber)?.intValue, size > maxBytes { return .failure(tooBig) }
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            return .failure(AudioSourceProblem("cannot read \(path)"))
+        }
+        defer { try? handle.close() }
+        guard let data = try? handle.read(upToCount: maxBytes + 1) else {
+            return .failure(AudioSourceProblem("cannot read \(path)"))
+        }
+        return data.count > maxBytes ? .failure(tooBig) : .success(data)
     }
 
     /// Interleaved stereo mixed down to mono.
