@@ -71,6 +71,15 @@ import VoiceGuidanceTesting
             !result.stdout.contains("missing") && !result.stderr.contains("not played"), "\(result.stderr)")
         let explained = try cli.run(["explain", ssml.path])
         #expect(explained.stdout.contains("audio sounds/chime.wav 0.500 s"), "\(explained.stdout)")
+        let spoken = try cli.run(["speak", "-o", folder.appendingPathComponent("spoken.wav").path, ssml.path])
+        #expect(spoken.status == 0, "\(spoken.stderr)")
+        #expect(!spoken.stderr.contains("not played"), "\(spoken.stderr)")
+        let missing = folder.appendingPathComponent("missing.ssml")
+        try Data(#"<speak>Ding <audio src="absent.wav">missing</audio> dong</speak>"#.utf8).write(to: missing)
+        let warned = try cli.run([
+            "speak", "-o", folder.appendingPathComponent("missing.wav").path, missing.path,
+        ])
+        #expect(warned.status == 0 && warned.stderr.contains("not played"), "\(warned.stderr)")
         // Given as text on the command line, the src is relative to the current directory.
         let inline = try cli.run([
             "explain", #"<speak><audio src="sounds/chime.wav">missing</audio></speak>"#,
