@@ -122,6 +122,19 @@ private typealias Support = SSMLTestSupport
         #expect(utterance.warnings.first?.message.contains("not a regular file") == true)
     }
 
+    @Test func attributesThatWouldChangeTheClipWarn() throws {
+        let folder = try Self.audioFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let utterance = try Self.parser(folder).parse(
+            #"<audio src="chime.wav" soundLevel="+6dB" fetchtimeout="5s" repeatCount="2">x</audio>"#)
+        #expect(utterance.segments.count == 1)
+        #expect(
+            utterance.warnings.map(\.message).sorted() == [
+                "repeatCount is not supported; the clip is played as recorded",
+                "soundLevel is not supported; the clip is played as recorded",
+            ])
+    }
+
     @Test func audioNeedsASource() {
         #expect(Support.error("<speak><audio>x</audio></speak>")?.message.contains("'src'") == true)
     }

@@ -394,6 +394,13 @@ struct SSMLDocumentReader {
         _ values: [String: SSMLAttribute], in frame: inout Frame, at location: SourceLocation
     ) throws(SSMLError) {
         let source = try required("src", of: "audio", in: values, at: location)
+        for name in SSMLElement.ignoredAudioAttributes {
+            guard let attribute = values[name] else { continue }
+            warnings.append(
+                SSMLDiagnostic(
+                    element: "audio", message: "\(name) is not supported; the clip is played as recorded",
+                    location: attribute.location))
+        }
         var problem: String
         switch audioLoader.load(source.value, maxBytes: limits.maxAudioBytes) {
         case .success(let clip):

@@ -43,6 +43,12 @@ enum SSMLElement: String, Sendable, CaseIterable {
         "lookup": "pronunciations come from eSpeak's dictionaries and <phoneme>, not from <lexicon> files"
     ]
 
+    /// `<audio>` attributes that would change the clip, which is played as recorded (the fetch
+    /// attributes mean nothing offline and are accepted silently).
+    static let ignoredAudioAttributes = [
+        "clipBegin", "clipEnd", "repeatCount", "repeatDur", "soundLevel", "speed",
+    ]
+
     /// The SSML namespace (`xmlns` of `<speak>`).
     static let namespace = "http://www.w3.org/2001/10/synthesis"
 
