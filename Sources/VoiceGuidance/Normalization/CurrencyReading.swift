@@ -48,20 +48,20 @@ struct CurrencyReading: Sendable {
     /// The currency code and the amount's text.
     static func split(_ text: String) -> (String, Substring)? {
         let body = Substring(text.trimmingSSMLWhitespace())
-        for (symbol, code) in symbols {
+        // Longest symbol first, so "US$" is not read as "$" after "US".
+        for (symbol, code) in symbolsLongestFirst {
             if body.hasPrefix(symbol) {
-                return (code, body.dropFirst(symbol.count).drop(while: \.isWhitespace))
+                return (code, Substring(body.dropFirst(symbol.count).trimmingSSMLWhitespace()))
             }
             if body.hasSuffix(symbol) {
-                let amount = body.dropLast(symbol.count)
-                return (
-                    code,
-                    amount.reversed().drop(while: \.isWhitespace).isEmpty
-                        ? amount : Substring(amount.trimmingSSMLWhitespace())
-                )
+                return (code, Substring(body.dropLast(symbol.count).trimmingSSMLWhitespace()))
             }
         }
         return nil
+    }
+
+    private static let symbolsLongestFirst = symbols.sorted {
+        ($0.key.count, $0.key) > ($1.key.count, $1.key)
     }
 
     /// Whole units and hundredths of an amount such as "1,250.50", "3,50", "1.000", "45".
@@ -78,6 +78,13 @@ struct CurrencyReading: Sendable {
                 centText = after.count == 1 ? after + "0" : String(after)
             }
         }
+        // Thousands separators only between groups of three digits ("1,250", "1 234", not "1.2.3").
+        let groups = wholeText.split(whereSeparator: { $0 == "." || $0 == "," || $0 == " " })
+        guard
+            groups.count <= 1
+                || (groups.first.map { (1...3).contains($0.count) } == true
+                    && groups.dropFirst().allSatisfy { $0.count == 3 })
+        else { return nil }
         let digits = wholeText.filter(\.isNumber)
         guard digits.count <= 12, let whole = Int(digits.isEmpty ? "0" : digits),
             let cents = Int(centText.isEmpty ? "0" : centText)
