@@ -17,8 +17,11 @@ extension ESpeakRenderer {
     func fittingDuration(
         _ text: TextSegment, voice: VoiceProfile, resolver: ESpeakVoiceResolver, warnings: inout [String]
     ) throws -> (segment: TextSegment, padding: Int) {
-        guard let target = text.prosody.duration, target > 0, !text.text.isEmpty || text.espeakPhonemes != nil
+        guard let asked = text.prosody.duration, asked > 0, asked.isFinite,
+            !text.text.isEmpty || text.espeakPhonemes != nil
         else { return (text, 0) }
+        // The parser clamps to 60 s; a segment built in code is held to the pause limit.
+        let target = min(asked, Self.maximumPauseSeconds)
         var fitted = text
         fitted.prosody.duration = nil
         var ignored: [String] = []

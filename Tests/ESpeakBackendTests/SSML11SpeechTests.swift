@@ -173,6 +173,22 @@ struct SSML11SpeechTests {
         #expect(timed.warnings.isEmpty, "\(timed.warnings)")
     }
 
+    /// A segment built in code with a duration the parser would never give is bounded, not
+    /// trusted: infinity and NaN are ignored, a huge one is held to the pause limit.
+    @Test func durationsFromCodeAreBounded() throws {
+        for duration in [Double.infinity, .nan, -1] {
+            let segment = TextSegment(text: "left", prosody: Prosody(duration: duration))
+            let audio = try renderer.render(Utterance(segments: [.text(segment)]), voice: Self.english)
+            #expect(audio.samples.count < 22_050, "\(duration)")
+        }
+        let huge = TextSegment(text: "left", prosody: Prosody(duration: 1e12))
+        let plan = try renderer.plan(Utterance(segments: [.text(huge)]), voice: Self.english)
+        let silence = plan.steps.reduce(0) { total, step in
+            if case .pause(let samples) = step { total + samples } else { total }
+        }
+        #expect(silence <= Int(ESpeakRenderer.maximumPauseSeconds) * 22_050)
+    }
+
     @Test func aDurationOutOfESpeaksRateRangeWarns() throws {
         let ssml =
             #"<speak><prosody duration="0.1s">in two hundred meters, turn left onto Main Street</prosody></speak>"#
