@@ -6,6 +6,8 @@ import VoiceGuidance
 /// silent run is held back until more sound follows (then passed on) or the segment ends (then
 /// kept as the natural gap before another text segment, or dropped before a pause or the end);
 /// the segment's gain (with a limiter) is applied; word events become utterance sample offsets.
+/// Compression starts from the level of the render's first compressed speech: its first
+/// `primingWindow` (100 ms) is held until it has been made.
 /// Pauses and marks are written between segments. Everything goes to the handler as it is made,
 /// except a beeped segment (`say-as expletive`), which is held until its length is known.
 final class RenderOutput {
@@ -41,7 +43,11 @@ final class RenderOutput {
     private var wordIndex = 0
     private var outBuffer: [Int16] = []
     private var effect = Effect.none
+    private let compressor = DynamicRangeCompressor.speech
     private var compressorState = DynamicRangeCompressor.State()
+    /// The first compressed samples of the render, held until they set the compressor's
+    /// starting state; nil once it is set.
+    private var priming: [Int16]? = []
     private var beeped: [Int16] = []
 
     init(sampleRate: Int, handler: @escaping (RenderEvent) -> RenderControl) {
@@ -116,6 +122,7 @@ final class RenderOutput {
         flushPendingWords()
         gain.flush(into: &outBuffer)
         emitSpeech(outBuffer)
+        if effect == .compressed { releasePriming() }
         if effect == .beep, !beeped.isEmpty {
             ExpletiveBeep.standard.apply(to: &beeped, range: 0..<beeped.count, sampleRate: sampleRate)
             emitAudio(beeped)
@@ -131,13 +138,32 @@ final class RenderOutput {
         case .none:
             emitAudio(samples)
         case .compressed:
+            if priming != nil {
+                priming?.append(contentsOf: samples)
+                if let held = priming, held.count >= compressor.primingSampleCount(sampleRate: sampleRate) {
+                    releasePriming()
+                }
+                return
+            }
             var compressed = samples
-            DynamicRangeCompressor.speech.process(
-                &compressed, sampleRate: sampleRate, state: &compressorState)
+            compressor.process(&compressed, sampleRate: sampleRate, state: &compressorState)
             emitAudio(compressed)
         case .beep:
             beeped.append(contentsOf: samples)
         }
+    }
+
+    /// Starts the compressor from the state the held first samples warrant (no onset boost) and
+    /// passes them on compressed. Holding them costs the time eSpeak takes to make
+    /// `primingWindow` of speech (a few milliseconds), not the window itself.
+    private func releasePriming() {
+        guard var held = priming, !held.isEmpty else { return }
+        priming = nil
+        compressorState = held.withUnsafeBufferPointer {
+            compressor.primedState(from: $0, sampleRate: sampleRate)
+        }
+        compressor.process(&held, sampleRate: sampleRate, state: &compressorState)
+        emitAudio(held)
     }
 
     /// Writes `count` samples of silence (a pause), in chunks so a stop takes effect quickly.
