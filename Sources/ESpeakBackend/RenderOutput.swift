@@ -4,7 +4,8 @@ import VoiceGuidance
 ///
 /// For each text segment: the silence eSpeak puts before the speech is dropped; a trailing
 /// silent run is held back until more sound follows (then passed on) or the segment ends (then
-/// kept as the natural gap before another text segment, or dropped before a pause or the end);
+/// kept as the natural gap before another text segment, or dropped before a pause or the end,
+/// where `finish()` ends the prompt with that silence kept within `Silence.promptTail`);
 /// the segment's gain (with a limiter) is applied; word events become utterance sample offsets.
 /// Compression starts from the level of the render's first compressed speech: its first
 /// `primingWindow` (100 ms) is held until it has been made.
@@ -26,6 +27,11 @@ final class RenderOutput {
 
     /// Samples handed to the handler so far.
     private(set) var emitted = 0
+    /// How many of the samples handed on last are silent.
+    private var trailingSilence = 0
+    /// The length of the silence eSpeak made after the last text segment, when nothing was
+    /// written after it.
+    private var droppedTail = 0
     /// True once the handler asked to stop.
     private(set) var isStopped = false
     private(set) var words: [WordBoundary] = []
@@ -118,6 +124,7 @@ final class RenderOutput {
         } else if keepTail && !held.isEmpty {
             held.withUnsafeBufferPointer { gain.process($0, into: &outBuffer) }
         }
+        let tail = keepTail ? 0 : held.count
         held.removeAll(keepingCapacity: true)
         flushPendingWords()
         gain.flush(into: &outBuffer)
@@ -129,6 +136,18 @@ final class RenderOutput {
             beeped.removeAll(keepingCapacity: true)
         }
         effect = .none
+        droppedTail = tail
+    }
+
+    /// Ends the prompt with its natural trailing silence kept within `Silence.promptTail`:
+    /// the silence eSpeak made after the last words (or the pause written last), lengthened or
+    /// cut to the range.
+    func finish() {
+        guard !isStopped, emitted > 0 else { return }
+        let shortest = Silence.sampleCount(seconds: Silence.promptTail.lowerBound, sampleRate: sampleRate)
+        let longest = Silence.sampleCount(seconds: Silence.promptTail.upperBound, sampleRate: sampleRate)
+        let natural = trailingSilence + droppedTail
+        writeSilence(min(max(natural, shortest), longest) - trailingSilence)
     }
 
     /// Passes a text segment's samples on through its effect.
@@ -215,6 +234,9 @@ final class RenderOutput {
     private func emitAudio(_ samples: [Int16]) {
         guard !samples.isEmpty, !isStopped else { return }
         emitted += samples.count
+        droppedTail = 0
+        let silent = Silence.trailingCount(in: samples, threshold: threshold)
+        trailingSilence = silent == samples.count ? trailingSilence + silent : silent
         send(.audio(samples))
     }
 
