@@ -41,6 +41,7 @@ let package = Package(
         .executableTarget(
             name: "voiceguide-bench",
             dependencies: ["VoiceGuidance", "VoiceGuidanceTesting", "ESpeakBackend", "ALSABackend", "CEspeakNG"],
+            exclude: ["intelligibility.py"],
             swiftSettings: strict),
 
         .testTarget(
