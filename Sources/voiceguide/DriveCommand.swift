@@ -19,7 +19,8 @@ enum DriveCommand: Command {
           --speed S          constant speed (50km/h, 30mph, 14m/s) or 'route' (each step's own
                              distance/duration); default route
           --gps-noise M      GPS error in meters (95% of fixes within M), seeded by --seed (default 1)
-          --voice ID         voice profile (default en-US); its phrase book words built prompts
+          --voice ID         voice profile (default: the one for the route's voiceLocale, else
+                             en-US); its phrase book words built prompts
           --units U          metric or imperial (default: the voice's)
           --no-server-instructions   ignore the route's voiceInstructions; build every prompt
           --play             play the prompts through ALSA at their times (--speedup N: N× faster)
@@ -31,15 +32,15 @@ enum DriveCommand: Command {
 
     static func run(_ arguments: inout CommandLineArguments) async throws -> Int32 {
         let catalog = try Voices.catalog()
-        var voice = try Voices.profile(&arguments)
+        let chosen = try Voices.chosenProfile(&arguments)
         let speed = try parseSpeed(try arguments.option("--speed") ?? "route")
         let noise = try arguments.number("--gps-noise", in: 0...1_000) ?? 0
         let seed = UInt64(try arguments.number("--seed", in: 0...1e15) ?? 1)
-        if let units = try arguments.option("--units") {
+        let units = try arguments.option("--units").map { units in
             guard let system = UnitSystem(rawValue: units) else {
                 throw UsageError("--units must be metric or imperial, not '\(units)'")
             }
-            voice.units = system
+            return system
         }
         let stripServer = arguments.flag("--no-server-instructions")
         let play = arguments.flag("--play")
@@ -51,6 +52,9 @@ enum DriveCommand: Command {
         guard files.count == 1 else { throw UsageError("give one ROUTE.json") }
 
         let route = try RouteLoading.load(files[0])
+        let languages = try Voices.forRoute(route, chosen: chosen, catalog: catalog)
+        var voice = languages.profile
+        if let units { voice.units = units }
         let book: PhraseBook
         do {
             book = try PhraseBook.load(
@@ -58,7 +62,8 @@ enum DriveCommand: Command {
         } catch {
             throw CommandFailure("\(error)")
         }
-        let audio = PromptAudio(renderer: try Engines.espeak(), voice: voice)
+        let audio = PromptAudio(
+            renderer: try Engines.espeak(), voice: voice, languages: languages, route: route)
         let simulator = DriveSimulator(
             route: route, phrases: PhraseBuilder(book: book, units: voice.units), speed: speed,
             gpsNoise: noise, seed: seed, usesServerInstructions: !stripServer,

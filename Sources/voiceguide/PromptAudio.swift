@@ -13,22 +13,34 @@ final class PromptAudio {
     private var cache: [String: RenderedAudio] = [:]
     private(set) var renderCount = 0
 
-    init(renderer: ESpeakRenderer, voice: VoiceProfile) {
+    /// The route's languages: the server's instructions (`serverPrompts`, by SSML or text) and
+    /// ours are marked with their language when the voice speaks another.
+    private let languages: RouteVoice?
+    private let serverPrompts: Set<String>
+
+    init(renderer: ESpeakRenderer, voice: VoiceProfile, languages: RouteVoice? = nil, route: Route? = nil) {
         self.renderer = renderer
         self.voice = voice
+        self.languages = languages
+        serverPrompts = Set(
+            (route?.legs ?? []).flatMap(\.steps).flatMap(\.voiceInstructions).map {
+                $0.ssmlAnnouncement ?? $0.announcement
+            })
     }
 
-    /// The utterance a prompt says: its SSML when that parses, else its text.
+    /// The utterance a prompt says: its SSML when that parses, else its text; in its language.
     func utterance(for instruction: SpokenInstruction) -> Utterance {
+        var utterance = Utterance(text: instruction.text)
         if let ssml = instruction.ssml {
             do {
-                return try parser.parse(ssml)
+                utterance = try parser.parse(ssml)
             } catch {
                 Console.error(
                     "warning: SSML of \"\(instruction.text)\" does not parse (\(error)); speaking its text")
             }
         }
-        return Utterance(text: instruction.text)
+        let fromServer = serverPrompts.contains(instruction.ssml ?? instruction.text)
+        return languages?.utterance(utterance, fromServer: fromServer) ?? utterance
     }
 
     /// The prompt's audio, rendered on first use.
