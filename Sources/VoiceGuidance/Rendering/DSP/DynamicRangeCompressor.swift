@@ -130,7 +130,8 @@ public struct DynamicRangeCompressor: Sendable, Equatable {
             while first < lead.count {
                 let last = min(first + Self.controlBlock, lead.count)
                 _ = forEachBlock(
-                    of: UnsafeBufferPointer(rebasing: lead[first..<last]), sampleRate: sampleRate, state: &running
+                    of: UnsafeBufferPointer(rebasing: lead[first..<last]), sampleRate: sampleRate,
+                    state: &running
                 ) { _, _, _, _ in true }
                 if running.gainDB < loudest.gainDB { loudest = running }
                 first = last
