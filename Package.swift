@@ -46,6 +46,7 @@ let package = Package(
             dependencies: [
                 "VoiceGuidance", "VoiceGuidanceTesting", "DriveSimulation", "ESpeakBackend", "ALSABackend", "CEspeakNG",
             ],
+            exclude: ["intelligibility.py"],
             swiftSettings: strict),
 
         .testTarget(

@@ -5,7 +5,8 @@ public import VoiceGuidance
 /// Each text segment is spoken with its own voice, rate and pitch; pauses are silence written
 /// here, volume is a gain in decibels applied here with a limiter (eSpeak's own volume stays at
 /// 100, so nothing clips), and marks are placed between segments at exact sample offsets. The
-/// silence eSpeak puts before and after the speech is trimmed, so a prompt starts at once.
+/// silence eSpeak puts before the speech is trimmed, so a prompt starts at once; it ends with
+/// a short natural tail (`Silence.promptTail`, 100–200 ms).
 ///
 /// All instances share the one eSpeak NG engine of the process; renders from several threads
 /// take turns segment by segment. The handler runs while the engine is held, so it must not
@@ -191,6 +192,7 @@ public final class ESpeakRenderer: SpeechRenderer {
                     output.endSpeech(keepTail: Self.nextIsSpeech(steps, after: index))
                 }
             }
+            output.finish()
             // The output holds the handler: it must not outlive this block.
             return RenderSummary(
                 sampleRate: rate, sampleCount: output.emitted, marks: output.marks, words: output.words,
