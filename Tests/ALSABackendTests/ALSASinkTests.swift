@@ -18,6 +18,12 @@ func fileSize(_ url: URL) -> Int {
 @Suite(.serialized) struct ALSASinkTests {
     let environment = ALSATestEnvironment.shared
 
+    /// ALSA passes the sink conformance check a user's own sink can run.
+    @Test func theALSASinkConforms() throws {
+        _ = try environment.captureFile("conformance")
+        #expect(AudioSinkConformance.violations(of: ALSASink(device: "capture")) == [])
+    }
+
     @Test func capturedBytesEqualTheRenderedPCM() async throws {
         let file = try environment.captureFile("exact")
         let sink = ALSASink(device: "capture")

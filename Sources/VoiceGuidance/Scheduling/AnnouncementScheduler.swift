@@ -121,7 +121,9 @@ public struct AnnouncementScheduler {
         } else {
             let predicted = position + measuredSpeed * interval
             let innovation = fix - predicted
-            if abs(innovation) > timing.jumpThreshold + 3 * accuracy || accuracy <= 3 {
+            if abs(innovation) > timing.jumpThreshold + timing.jumpAccuracyFactor * accuracy
+                || accuracy <= timing.exactFixAccuracy
+            {
                 position = fix
             } else {
                 position = predicted + timing.fixWeight * innovation
@@ -181,8 +183,9 @@ public struct AnnouncementScheduler {
         let step = stepOf(target)
         let tier: PromptTier = step.maneuver.type == .arrive ? .arrival : .final
         var prompt: ScheduledPrompt
-        let heard = distance - speed * (timing.outputLatency + 0.5)
-        if timeLeft > leadOf(target) + finalDuration(target, .long) + timing.outputLatency + 3,
+        let heard = distance - speed * (timing.outputLatency + timing.repeatHeardDelay)
+        if timeLeft > leadOf(target) + finalDuration(target, .long) + timing.outputLatency
+            + timing.finalLookahead,
             let spoken = phrases.distance(heard)
         {
             let text = phrases.approachText(for: step, distance: spoken, wording: .long)
@@ -218,7 +221,8 @@ public struct AnnouncementScheduler {
         hasFix = false
         guard !states.isEmpty else { return }
         states[0].continueDone = true
-        if let oldState, let oldStep, Self.sameManeuver(oldStep, stepOf(0)) {
+        if let oldState, let oldStep, oldStep.isSameManeuver(as: stepOf(0), within: timing.sameManeuverRadius)
+        {
             var carried = oldState
             carried.texts = nil
             carried.thenTexts = nil
@@ -276,7 +280,7 @@ public struct AnnouncementScheduler {
         let silentLongEnough = time >= busyUntil + timing.minimumGap
 
         // Final (or arrival).
-        if timeLeft <= lead + finalLong + latency + halfStep + 3 {
+        if timeLeft <= lead + finalLong + latency + halfStep + timing.finalLookahead {
             let combine = shouldCombine(index, speed: speed)
             let texts = combine ? thenTexts(index) : finalTexts(index)
             if timeLeft <= lead + texts.longDuration + latency + halfStep {
@@ -328,8 +332,8 @@ public struct AnnouncementScheduler {
             min(
                 max(timing.approachLead, timing.approachDistance.lowerBound / speed),
                 timing.approachDistance.upperBound / speed),
-            finalStart + timing.minimumGap + 0.5)
-        let approachEstimate = finalLong + 1.2
+            finalStart + timing.minimumGap + timing.approachExtraGap)
+        let approachEstimate = finalLong + timing.approachExtraLength
 
         // Approach.
         if !state.approachDone {
@@ -354,13 +358,15 @@ public struct AnnouncementScheduler {
         // leaving a slow street speeds up).
         let planSpeed = max(speed, plan.stepSpeed[plan.legOffset[point.legIndex] + point.stepIndex - 1])
         // At most two prompts (approach, final) for a maneuver close behind the previous one.
-        let isClose = (point.position - point.previousPosition) / planSpeed < 30
+        let isClose = (point.position - point.previousPosition) / planSpeed < timing.closeManeuverTime
 
         // Continue (after a maneuver, or the depart prompt).
         if !state.continueDone {
             let driven = position - point.previousPosition
-            let latest = max(speed * 20, 200)
-            if driven > latest || (driven > max(speed * timing.continueWindow, 60) && !state.continueWaiting)
+            let latest = max(speed * timing.continueLatestTime, timing.continueLatestDistance)
+            if driven > latest
+                || (driven > max(speed * timing.continueWindow, timing.continueWindowDistance)
+                    && !state.continueWaiting)
             {
                 states[index].continueDone = true
             } else if driven < 0 {
@@ -368,7 +374,8 @@ public struct AnnouncementScheduler {
             } else if point.followsDepart || (distance / planSpeed >= timing.continueMinimumTime && !isClose)
             {
                 let willApproach =
-                    !state.approachDone && approachEnd * speed >= timing.approachDistance.lowerBound * 0.9
+                    !state.approachDone
+                    && approachEnd * speed >= timing.approachDistance.lowerBound * timing.distanceBoundSlack
                 let nextStart = willApproach ? approachStart : finalStart
                 let result = sayContinue(
                     index, time: time, distance: distance, speed: speed,
@@ -416,11 +423,12 @@ public struct AnnouncementScheduler {
         let timeLeft = distance / speed
         let step = stepOf(index)
         let next: RouteStep? = shouldCombine(index, speed: speed) ? stepOf(index + 1) : nil
-        var offset = 0.6
+        var offset = timing.distanceHeardGuess
         var built: (text: String, spoken: SpokenDistance, heard: Double, duration: Double, offset: Double)?
         for _ in 0..<2 {
             let heard = distance - speed * (latency + offset)
-            guard heard >= minimumDistance * 0.9, let spoken = phrases.distance(heard) else {
+            guard heard >= minimumDistance * timing.distanceBoundSlack, let spoken = phrases.distance(heard)
+            else {
                 drop(index, tier: tier, reason: .noRoom, time: time, into: &decisions)
                 return .skipped
             }
@@ -507,7 +515,7 @@ public struct AnnouncementScheduler {
                 ))
         } else {
             for wording in Wording.allCases {
-                var offset = 2.0
+                var offset = timing.continueDistanceHeardGuess
                 for pass in 0..<2 {
                     let heard = distance - speed * (latency + offset)
                     guard let spoken = phrases.distance(heard),
@@ -702,21 +710,6 @@ public struct AnnouncementScheduler {
         let before = text.distance(from: text.startIndex, to: range.lowerBound)
         let length = phrase.count
         return duration * (Double(before) + Double(length) / 2) / Double(text.count)
-    }
-
-    static func sameManeuver(_ a: RouteStep, _ b: RouteStep) -> Bool {
-        guard a.maneuver.type == b.maneuver.type, a.maneuver.modifier == b.maneuver.modifier else {
-            return false
-        }
-        let p = a.maneuver.location
-        let q = b.maneuver.location
-        if p.count >= 2, q.count >= 2 {
-            let metersPerDegree = 111_320.0
-            let dx = (p[0] - q[0]) * metersPerDegree * cos(p[1] * .pi / 180)
-            let dy = (p[1] - q[1]) * metersPerDegree
-            return (dx * dx + dy * dy).squareRoot() <= 30
-        }
-        return a.name == b.name
     }
 }
 
