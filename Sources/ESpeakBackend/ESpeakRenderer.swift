@@ -32,7 +32,7 @@ public final class ESpeakRenderer: SpeechRenderer {
         do {
             engine = try ESpeakEngine.shared(dataPath: dataPath)
         } catch {
-            throw RenderError(.engineUnavailable, error.message)
+            throw RenderError(.engineUnavailable, error.message, cause: error.cause)
         }
     }
 
@@ -248,7 +248,7 @@ public final class ESpeakRenderer: SpeechRenderer {
         do {
             return try engine.perform(body)
         } catch let error as ESpeakError {
-            throw RenderError(.synthesisFailed, error.message)
+            throw RenderError(.synthesisFailed, error.message, cause: error.cause)
         }
     }
 
@@ -266,8 +266,8 @@ public final class ESpeakRenderer: SpeechRenderer {
         } catch {
             throw RenderError(
                 .voiceNotFound,
-                "eSpeak NG voice '\(name)' cannot be used (\(error.message)); installed voices: \(resolver.summary())"
-            )
+                "eSpeak NG voice '\(name)' cannot be used (\(error.message)); installed voices: \(resolver.summary())",
+                cause: error.cause)
         }
     }
 

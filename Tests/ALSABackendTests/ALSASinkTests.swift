@@ -24,6 +24,16 @@ func fileSize(_ url: URL) -> Int {
         #expect(AudioSinkConformance.violations(of: ALSASink(device: "capture")) == [])
     }
 
+    /// A device that cannot be opened is an error that keeps ALSA's own status code.
+    @Test func aMissingDeviceKeepsALSAsCode() throws {
+        let error = try #require(throws: AudioSinkError.self) {
+            try ALSASink(device: "nosuch").begin(AudioFormat(sampleRate: 22_050))
+        }
+        #expect(error.kind == .unavailable)
+        #expect(error.cause?.library == "libasound")
+        #expect((error.cause?.code ?? 0) != 0)
+    }
+
     @Test func capturedBytesEqualTheRenderedPCM() async throws {
         let file = try environment.captureFile("exact")
         let sink = ALSASink(device: "capture")

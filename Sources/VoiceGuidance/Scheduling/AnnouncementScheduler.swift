@@ -189,14 +189,14 @@ public struct AnnouncementScheduler {
             let spoken = phrases.distance(heard)
         {
             let text = phrases.approachText(for: step, distance: spoken, wording: .long)
-            let instruction = SpokenInstruction(text: text, distanceAlongStep: distance)
+            let instruction = SpokenInstruction(text: text, distanceRemainingOnStep: distance)
             prompt = makePrompt(
                 instruction, tier: .approach, index: target, time: time, distance: distance,
                 spokenDistance: spoken.meters, wording: .long, fromServer: false, then: false)
         } else {
             let text = phrases.finalText(for: step, wording: .short)
             prompt = makePrompt(
-                SpokenInstruction(text: text, distanceAlongStep: distance), tier: tier, index: target,
+                SpokenInstruction(text: text, distanceRemainingOnStep: distance), tier: tier, index: target,
                 time: time,
                 distance: distance, spokenDistance: nil, wording: .short, fromServer: false, then: false)
         }
@@ -470,7 +470,7 @@ public struct AnnouncementScheduler {
             if canWait { return .notYet }
         }
         var prompt = makePrompt(
-            SpokenInstruction(text: chosen.text, distanceAlongStep: distance), tier: tier, index: index,
+            SpokenInstruction(text: chosen.text, distanceRemainingOnStep: distance), tier: tier, index: index,
             time: time, distance: distance, spokenDistance: chosen.spoken.meters, wording: wording,
             fromServer: false, then: next != nil, duration: chosen.duration)
         prompt.predictedEndBeforeManeuver = timeLeft - chosen.duration - latency
@@ -741,6 +741,6 @@ struct ManeuverState {
 extension SpokenInstruction {
     /// A copy with a new identity (each time a prompt is said it is a new prompt).
     func withFreshID(_ distance: Double) -> SpokenInstruction {
-        SpokenInstruction(text: text, ssml: ssml, distanceAlongStep: distance)
+        SpokenInstruction(text: text, ssml: ssml, distanceRemainingOnStep: distance)
     }
 }
