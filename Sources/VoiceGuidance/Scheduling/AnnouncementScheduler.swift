@@ -35,12 +35,8 @@ public struct AnnouncementScheduler {
     private var states: [ManeuverState]
 
     // The vehicle.
+    private var vehicle = VehicleEstimate()
     private var target = 0
-    private var hasFix = false
-    private var position = 0.0
-    private var speedEstimate = 0.0
-    private var lastTime = -Double.infinity
-    private var lastAccuracy = 0.0
     private var lastDistance = 0.0
 
     // The speech.
@@ -100,41 +96,20 @@ public struct AnnouncementScheduler {
     /// Updates with indices outside the route, a distance or time that is not a finite number, or a
     /// time before the last one, are ignored.
     public mutating func update(_ progress: RouteProgress) -> [AnnouncementDecision] {
-        guard progress.time.isFinite, progress.time >= lastTime || !hasFix,
+        guard progress.time.isFinite, progress.time >= vehicle.lastTime || !vehicle.hasFix,
             progress.distanceRemaining.isFinite,
             let global = plan.globalStep(leg: progress.legIndex, step: progress.stepIndex)
         else { return [] }
         let time = progress.time
-        let interval = hasFix ? min(max(time - lastTime, 0), 2) : 1
+        let interval = vehicle.hasFix ? min(max(time - vehicle.lastTime, 0), 2) : 1
         let stepLength = plan.stepLength[global]
         let remaining = min(max(progress.distanceRemaining, 0), stepLength)
         let fix = plan.stepStart[global] + stepLength - remaining
         var measuredSpeed = plan.stepSpeed[global]
         if let speed = progress.speed, speed.isFinite, speed >= 0 { measuredSpeed = speed }
         let accuracy = progress.horizontalAccuracy.flatMap { $0.isFinite && $0 > 0 ? $0 : nil } ?? 0
-        lastAccuracy = accuracy
-
-        if !hasFix {
-            position = fix
-            speedEstimate = measuredSpeed
-            hasFix = true
-        } else {
-            let predicted = position + measuredSpeed * interval
-            let innovation = fix - predicted
-            if abs(innovation) > timing.jumpThreshold + timing.jumpAccuracyFactor * accuracy
-                || accuracy <= timing.exactFixAccuracy
-            {
-                position = fix
-            } else {
-                position = predicted + timing.fixWeight * innovation
-            }
-            if measuredSpeed >= speedEstimate {
-                speedEstimate = measuredSpeed
-            } else {
-                speedEstimate = max(measuredSpeed, speedEstimate - timing.speedDecay * interval)
-            }
-        }
-        lastTime = time
+        vehicle.take(
+            fix: fix, speed: measuredSpeed, accuracy: accuracy, at: time, interval: interval, timing: timing)
 
         var decisions: [AnnouncementDecision] = []
         let reported = plan.nextPoint[global]
@@ -144,7 +119,7 @@ public struct AnnouncementScheduler {
             serviceCustom(time: time, into: &decisions)
             return decisions
         }
-        let distance = max(0, plan.points[target].position - position)
+        let distance = max(0, plan.points[target].position - vehicle.position)
         lastDistance = distance
         evaluate(time: time, distance: distance, halfStep: interval / 2, into: &decisions)
         serviceCustom(time: time, into: &decisions)
@@ -175,10 +150,10 @@ public struct AnnouncementScheduler {
     ///
     /// Does not change what is still due. Returns nothing while a final prompt is being said.
     public mutating func repeatInstruction(at time: Double) -> [AnnouncementDecision] {
-        guard target < plan.points.count, hasFix else { return [] }
+        guard target < plan.points.count, vehicle.hasFix else { return [] }
         if let speaking = current, time < busyUntil, speaking.tier.isFinal { return [] }
         let speed = usableSpeed
-        let distance = max(0, lastDistance - speed * max(0, time - lastTime))
+        let distance = max(0, lastDistance - speed * max(0, time - vehicle.lastTime))
         let timeLeft = distance / speed
         let step = stepOf(target)
         let tier: PromptTier = step.maneuver.type == .arrive ? .arrival : .final
@@ -218,7 +193,7 @@ public struct AnnouncementScheduler {
         plan = ManeuverPlan(route: newRoute)
         states = Array(repeating: ManeuverState(), count: plan.points.count)
         target = 0
-        hasFix = false
+        vehicle.hasFix = false
         guard !states.isEmpty else { return }
         states[0].continueDone = true
         if let oldState, let oldStep, oldStep.isSameManeuver(as: stepOf(0), within: timing.sameManeuverRadius)
@@ -233,7 +208,7 @@ public struct AnnouncementScheduler {
 
     // MARK: Evaluation
 
-    private var usableSpeed: Double { max(speedEstimate, timing.speedFloor) }
+    private var usableSpeed: Double { max(vehicle.speed, timing.speedFloor) }
 
     private mutating func advance(
         to newTarget: Int, time: Double, into decisions: inout [AnnouncementDecision]
@@ -274,7 +249,7 @@ public struct AnnouncementScheduler {
         let speed = usableSpeed
         let timeLeft = distance / speed
         let latency = timing.outputLatency
-        let lead = leadOf(index) + timing.gpsMarginFactor * lastAccuracy / speed
+        let lead = leadOf(index) + timing.gpsMarginFactor * vehicle.accuracy / speed
         let finalLong = finalDuration(index, .long)
         let busy = current != nil && time < busyUntil
         let silentLongEnough = time >= busyUntil + timing.minimumGap
@@ -362,7 +337,7 @@ public struct AnnouncementScheduler {
 
         // Continue (after a maneuver, or the depart prompt).
         if !state.continueDone {
-            let driven = position - point.previousPosition
+            let driven = vehicle.position - point.previousPosition
             let latest = max(speed * timing.continueLatestTime, timing.continueLatestDistance)
             if driven > latest
                 || (driven > max(speed * timing.continueWindow, timing.continueWindowDistance)
@@ -580,7 +555,7 @@ public struct AnnouncementScheduler {
         // Never start an app prompt that would still be heard when a final prompt is due.
         if target < plan.points.count, !states[target].finalDone, !states[target].mentionedInFinal {
             let speed = usableSpeed
-            let distance = max(0, lastDistance - speed * max(0, time - lastTime))
+            let distance = max(0, lastDistance - speed * max(0, time - vehicle.lastTime))
             let finalStart =
                 leadOf(target) + finalDuration(target, .long) + timing.outputLatency
             if distance / speed - duration - timing.outputLatency - timing.minimumGap < finalStart { return }
@@ -711,31 +686,6 @@ public struct AnnouncementScheduler {
         let length = phrase.count
         return duration * (Double(before) + Double(length) / 2) / Double(text.count)
     }
-}
-
-/// The fixed wordings of a maneuver's final prompt, with their lengths.
-struct ManeuverTexts {
-    var long: SpokenInstruction
-    var short: SpokenInstruction
-    var longDuration: Double
-    var shortDuration: Double
-    var longIsServer: Bool
-}
-
-/// What has been said (or given up) for one maneuver; only ever moves forward.
-struct ManeuverState {
-    var continueDone = false
-    var continueSpoken = false
-    var continueWaiting = false
-    var prepareDone = false
-    var approachDone = false
-    var finalDone = false
-    var mentionedInApproach = false
-    var mentionedInFinal = false
-    var lastSpokenDistance = Double.infinity
-    var waitStart = Double.nan
-    var texts: ManeuverTexts?
-    var thenTexts: ManeuverTexts?
 }
 
 extension SpokenInstruction {
