@@ -26,7 +26,8 @@ final class PromptAudio: Sendable {
     private let languages: RouteVoice?
     private let serverPrompts: Set<String>
 
-    init(renderer: any SpeechRenderer, voice: VoiceProfile, languages: RouteVoice? = nil, route: Route? = nil) {
+    init(renderer: any SpeechRenderer, voice: VoiceProfile, languages: RouteVoice? = nil, route: Route? = nil)
+    {
         self.renderer = renderer
         self.voice = voice
         self.languages = languages
