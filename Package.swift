@@ -15,12 +15,15 @@ let package = Package(
         .library(name: "VoiceGuidanceTesting", targets: ["VoiceGuidanceTesting"]),
         .library(name: "ESpeakBackend", targets: ["ESpeakBackend"]),
         .library(name: "ALSABackend", targets: ["ALSABackend"]),
+        .library(name: "DriveSimulation", targets: ["DriveSimulation"]),
         .executable(name: "voiceguide", targets: ["voiceguide"]),
     ],
     targets: [
         // Core: SSML, Utterance, protocols, WAV, DSP, routes, phrases, scheduler. No C library.
         .target(name: "VoiceGuidance", swiftSettings: strict),
         .target(name: "VoiceGuidanceTesting", dependencies: ["VoiceGuidance"], swiftSettings: strict),
+        // Simulated drives and their checks: a VoiceController on a simulated clock. Core only.
+        .target(name: "DriveSimulation", dependencies: ["VoiceGuidance"], swiftSettings: strict),
 
         // C libraries from Debian, through pkg-config.
         .systemLibrary(
@@ -36,19 +39,21 @@ let package = Package(
 
         // The command line and the benchmarks.
         .executableTarget(
-            name: "voiceguide", dependencies: ["VoiceGuidance", "ESpeakBackend", "ALSABackend"],
+            name: "voiceguide", dependencies: ["VoiceGuidance", "DriveSimulation", "ESpeakBackend", "ALSABackend"],
             swiftSettings: strict),
         .executableTarget(
             name: "voiceguide-bench",
-            dependencies: ["VoiceGuidance", "VoiceGuidanceTesting", "ESpeakBackend", "ALSABackend", "CEspeakNG"],
+            dependencies: [
+                "VoiceGuidance", "VoiceGuidanceTesting", "DriveSimulation", "ESpeakBackend", "ALSABackend", "CEspeakNG",
+            ],
             swiftSettings: strict),
 
         .testTarget(
-            name: "VoiceGuidanceTests", dependencies: ["VoiceGuidance", "VoiceGuidanceTesting"],
+            name: "VoiceGuidanceTests", dependencies: ["VoiceGuidance", "VoiceGuidanceTesting", "DriveSimulation"],
             swiftSettings: strict),
         .testTarget(
             name: "ESpeakBackendTests",
-            dependencies: ["ESpeakBackend", "VoiceGuidance", "VoiceGuidanceTesting"],
+            dependencies: ["ESpeakBackend", "VoiceGuidance", "VoiceGuidanceTesting", "DriveSimulation"],
             swiftSettings: strict),
         .testTarget(
             name: "ALSABackendTests",
