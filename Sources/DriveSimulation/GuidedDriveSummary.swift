@@ -53,10 +53,9 @@ public struct GuidedDriveSummary: Sendable, Equatable {
                     if track[cursor].speed < 0.5 && track[cursor].along > 1 { lastStop = track[cursor].time }
                     cursor += 1
                 }
-                guard cursor < track.count else { break }
-                passes[Key(leg: span.legIndex, step: span.stepIndex)] = (
-                    track[cursor].time, lastStop, span.along
-                )
+                // A maneuver the track never reaches counts as passed when the track ends.
+                let time = cursor < track.count ? track[cursor].time : (track.last?.time ?? 0)
+                passes[Key(leg: span.legIndex, step: span.stepIndex)] = (time, lastStop, span.along)
             }
         }
 
@@ -65,9 +64,9 @@ public struct GuidedDriveSummary: Sendable, Equatable {
             let here = place(at: time)
             return PromptRecord(
                 timeS: time, leg: prompt.legIndex, step: prompt.stepIndex, tier: prompt.tier,
-                text: prompt.instruction.text, distanceM: pass.map { $0.along - here.along } ?? .nan,
+                text: prompt.instruction.text, distanceM: pass.map { $0.along - here.along } ?? 0,
                 speedMps: here.speed, durationS: length,
-                endsBeforeManeuverS: pass.map { $0.time - time - length } ?? .infinity,
+                endsBeforeManeuverS: pass.map { $0.time - time - length } ?? 0,
                 spokenDistanceM: prompt.spokenDistance, ssml: prompt.instruction.ssml)
         }
 
