@@ -53,9 +53,11 @@ public struct GuidedDriveSummary: Sendable, Equatable {
                     if track[cursor].speed < 0.5 && track[cursor].along > 1 { lastStop = track[cursor].time }
                     cursor += 1
                 }
-                // A maneuver the track never reaches counts as passed when the track ends.
-                let time = cursor < track.count ? track[cursor].time : (track.last?.time ?? 0)
-                passes[Key(leg: span.legIndex, step: span.stepIndex)] = (time, lastStop, span.along)
+                // A maneuver the track never reaches is not judged (its prompts get no timing).
+                guard cursor < track.count else { break }
+                passes[Key(leg: span.legIndex, step: span.stepIndex)] = (
+                    track[cursor].time, lastStop, span.along
+                )
             }
         }
 
