@@ -10,10 +10,10 @@ import VoiceGuidanceTesting
 
 /// The sections to run: all, or those listed in `$VOICEGUIDE_BENCH` (for example `1,3`).
 let sections = Set(
-    (ProcessInfo.processInfo.environment["VOICEGUIDE_BENCH"] ?? "1,2,3,4,5").split(separator: ",").compactMap
-    {
-        Int($0.trimmingCharacters(in: .whitespaces))
-    })
+    (ProcessInfo.processInfo.environment["VOICEGUIDE_BENCH"] ?? "1,2,3,4,5,6").split(separator: ",")
+        .compactMap {
+            Int($0.trimmingCharacters(in: .whitespaces))
+        })
 
 let binFolder = Bundle.main.executableURL!.deletingLastPathComponent()
 let voiceguide = binFolder.appendingPathComponent("voiceguide").path
@@ -422,4 +422,41 @@ if sections.contains(5) {
     }
     let scaling = Statistics.median(zip(runs[1]!, runs[2]!).map { $0 / $1 })
     report("--jobs 2 against --jobs 1", String(format: "%.2f×", scaling), goal: "≥ 1.7×", met: scaling >= 1.7)
+}
+
+// MARK: 6. Route matching.
+
+if sections.contains(6) {
+    print("\n6. Route matching (positions to progress)")
+    let routes = try routeFiles.map { try Route.decode(from: Data(contentsOf: $0)) }.sorted {
+        $0.distance > $1.distance
+    }
+    for route in routes.prefix(2) {
+        let line = try RouteLine(route: route)
+        let motion = RealisticMotion(route: route, line: line, seed: 7)
+        let fixes = SimulatedReceiver(motion: motion, seed: 7).fixes.prefix(36_000)  // at most 10 hours
+        var matcher = try RouteMatcher(route: route)
+        var filter = FixFilter()
+        var matched = 0
+        var perFix: [Double] = []
+        perFix.reserveCapacity(fixes.count)
+        let memoryBefore = Statistics.peakMemoryMiB()
+        for fix in fixes {
+            let start = DispatchTime.now().uptimeNanoseconds
+            if let clean = filter.accept(fix), matcher.update(clean).progress != nil { matched += 1 }
+            perFix.append(Double(DispatchTime.now().uptimeNanoseconds - start) * 1e-9)
+        }
+        let p99 = Statistics.percentile(perFix, 99)
+        report(
+            String(
+                format: "per fix, %.0f km route, %.1f h trace: p50 / p99", route.distance / 1000,
+                Double(fixes.count) / 3600),
+            "\(Statistics.us(Statistics.median(perFix))) / \(Statistics.us(p99))", goal: "p99 ≤ 20 µs",
+            met: p99 <= 20e-6)
+        report(
+            "  fixes matched; peak memory before / after matching the trace",
+            String(
+                format: "%d of %d; %.1f / %.1f MiB", matched, fixes.count, memoryBefore,
+                Statistics.peakMemoryMiB()))
+    }
 }
