@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "VoiceGuidanceTesting", targets: ["VoiceGuidanceTesting"]),
         .library(name: "ESpeakBackend", targets: ["ESpeakBackend"]),
         .library(name: "ALSABackend", targets: ["ALSABackend"]),
+        .library(name: "PulseBackend", targets: ["PulseBackend"]),
         .executable(name: "voiceguide", targets: ["voiceguide"]),
     ],
     targets: [
@@ -29,18 +30,25 @@ let package = Package(
         .systemLibrary(
             name: "CALSA", pkgConfig: "alsa",
             providers: [.apt(["libasound2-dev"])]),
+        .systemLibrary(
+            // No pkgConfig: libpulse.pc's -D_REENTRANT -pthread are flags SwiftPM refuses (a warning).
+            name: "CPulse", providers: [.apt(["libpulse-dev"])]),
 
         // Backends: the only code that calls C.
         .target(name: "ESpeakBackend", dependencies: ["VoiceGuidance", "CEspeakNG"], swiftSettings: strict),
         .target(name: "ALSABackend", dependencies: ["VoiceGuidance", "CALSA"], swiftSettings: strict),
+        .target(name: "PulseBackend", dependencies: ["VoiceGuidance", "CPulse"], swiftSettings: strict),
 
         // The command line and the benchmarks.
         .executableTarget(
-            name: "voiceguide", dependencies: ["VoiceGuidance", "ESpeakBackend", "ALSABackend"],
+            name: "voiceguide",
+            dependencies: ["VoiceGuidance", "ESpeakBackend", "ALSABackend", "PulseBackend"],
             swiftSettings: strict),
         .executableTarget(
             name: "voiceguide-bench",
-            dependencies: ["VoiceGuidance", "VoiceGuidanceTesting", "ESpeakBackend", "ALSABackend", "CEspeakNG"],
+            dependencies: [
+                "VoiceGuidance", "VoiceGuidanceTesting", "ESpeakBackend", "ALSABackend", "CEspeakNG",
+            ],
             swiftSettings: strict),
 
         .testTarget(
@@ -53,6 +61,10 @@ let package = Package(
         .testTarget(
             name: "ALSABackendTests",
             dependencies: ["ALSABackend", "ESpeakBackend", "VoiceGuidance", "VoiceGuidanceTesting"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "PulseBackendTests",
+            dependencies: ["PulseBackend", "ESpeakBackend", "VoiceGuidance", "VoiceGuidanceTesting"],
             swiftSettings: strict),
         .testTarget(
             name: "VoiceguideCLITests", dependencies: ["VoiceGuidance", "VoiceGuidanceTesting"],
