@@ -65,6 +65,9 @@ public final class PulseSink: AudioSink {
         var connectCount = 0
         var streamCount = 0
         var lastError: PulseError?
+        /// The largest latency the server reported during the last prompt.
+        var reportedLatency: Double?
+        var promptLatency = 0.0
     }
 
     public let options: Options
@@ -121,6 +124,7 @@ public final class PulseSink: AudioSink {
             }
             state.streamCount += 1
             state.format = format
+            state.promptLatency = state.stream?.bufferTime ?? 0
         }
     }
 
@@ -131,6 +135,7 @@ public final class PulseSink: AudioSink {
             }
             do throws(PulseError) {
                 try stream.write(samples, timeout: options.timeout)
+                state.promptLatency = max(state.promptLatency, stream.latency)
             } catch {
                 fail(&state, error)
                 throw AudioSinkError(.writeFailed, error.description)
@@ -141,6 +146,7 @@ public final class PulseSink: AudioSink {
     public func finish() throws {
         try state.withLock { state in
             guard let stream = state.stream else { return }
+            state.reportedLatency = state.promptLatency
             do throws(PulseError) {
                 try stream.drain(timeout: stream.latency + options.timeout)
             } catch {
@@ -166,6 +172,15 @@ public final class PulseSink: AudioSink {
             }
             stream.close()
             state.stream = nil
+        }
+    }
+
+    /// The server's reported latency (the largest during the last prompt played to its end; the
+    /// buffer it granted for a prompt playing now), or `targetLatency` before any prompt.
+    public var outputLatency: Double {
+        state.withLock { state in
+            if let reported = state.reportedLatency { return reported }
+            return state.stream != nil ? state.promptLatency : options.targetLatency
         }
     }
 

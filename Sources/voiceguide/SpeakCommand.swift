@@ -8,12 +8,13 @@ enum SpeakCommand: Command {
     static let usage = """
         usage: voiceguide speak [--sink pulse|alsa|wav|null] [--device NAME] [--role ROLE] [--voice ID]
                                 [--engine espeak|command:…] [--volume dB] [--output FILE.wav]
-                                [--verbose] [--ssml | --text] (FILE | - | "string")
+                                [--lead-in MS] [--verbose] [--ssml | --text] (FILE | - | "string")
 
         Plays the prompt as it is rendered (streaming) and returns when it has been heard. Through
         the sound server the prompt is a stream with media.role=navigation, so music ducks under it.
 
         \(SinkChoice.help)
+          --lead-in MS    silence before the prompt (0–10000 ms), for outputs that wake up slowly
           --verbose       say on stderr which output was chosen and why
           --voice ID      voice profile from Voices/ (default en-US)
           --engine E      espeak (default), or command:PROGRAM ARGS… — a program that reads SSML on
@@ -29,6 +30,7 @@ enum SpeakCommand: Command {
         let verbose = arguments.flag("--verbose", "-v")
         let output = try SinkChoice.parse(&arguments)
         let volume = try arguments.number("--volume", in: -60...24) ?? 0
+        let leadIn = (try arguments.number("--lead-in", in: 0...10_000) ?? 0) / 1000
         let reader = UtteranceReader(mode: try InputMode.from(&arguments))
         let renderer = try Engines.renderer(&arguments)
         let inputs = try arguments.positionals()
@@ -47,7 +49,8 @@ enum SpeakCommand: Command {
         var parse: SpeechSynthesizer.SSMLParsing?
         if reader.mode != .text { parse = { @Sendable text in try SSMLParser().parse(text) } }
         let synthesizer = SpeechSynthesizer(
-            renderer: renderer, sink: sink, voice: voice, voices: catalog.profiles, parseSSML: parse)
+            renderer: renderer, sink: sink, voice: voice, voices: catalog.profiles, parseSSML: parse,
+            configuration: .init(leadIn: leadIn))
         synthesizer.volumeDB = volume
         let events = synthesizer.events()
         await synthesizer.speak(instruction)

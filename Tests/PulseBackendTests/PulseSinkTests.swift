@@ -79,6 +79,7 @@ let prompt = "In 300 meters, turn left onto Harbor Road, then keep right towards
         let sink = PulseSink(
             options: .init(
                 server: server.address, role: "phone", applicationName: "Test Guidance", iconName: "car"))
+        #expect(sink.outputLatency == sink.options.targetLatency, "before any prompt: the buffer asked for")
         try sink.begin(AudioFormat(sampleRate: 22_050))
         let listed = try server.runTool("pactl", ["list", "sink-inputs"]).output
         #expect(listed.contains("media.role = \"phone\""), "\(listed)")
@@ -90,6 +91,8 @@ let prompt = "In 300 meters, turn left onto Harbor Road, then keep right towards
         #expect(!sink.isStreamOpen)
         let after = try server.runTool("pactl", ["list", "short", "sink-inputs"]).output
         #expect(after.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty, "\(after)")
+        // The latency planned with is what the server reported while the prompt played.
+        #expect(sink.outputLatency > 0.005 && sink.outputLatency < 0.5, "\(sink.outputLatency) s")
         // The next prompt opens a new stream on the same connection.
         try sink.begin(AudioFormat(sampleRate: 22_050))
         try sink.finish()

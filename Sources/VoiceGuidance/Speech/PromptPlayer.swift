@@ -20,6 +20,9 @@ final class PromptPlayer {
     private let interruptFadeFrames: Int
     private let stopFadeFrames: Int
     private let stopWaitFrames: Int
+    /// Silence written before the prompt's first sample; event positions are shifted by it.
+    private let leadInFrames: Int
+    private var isLeadInWritten = false
 
     /// Frames handed to the sink so far.
     private(set) var written = 0
@@ -49,23 +52,28 @@ final class PromptPlayer {
         interruptFadeFrames = frames(configuration.interruptFade)
         stopFadeFrames = frames(configuration.stopFade)
         stopWaitFrames = frames(configuration.stopWordWait)
+        leadInFrames = configuration.leadIn > 0 ? frames(configuration.leadIn) : 0
     }
 
     /// Queues a word event, fired when its first sample is heard.
     func schedule(word: WordBoundary) {
-        pending.append((word.sample, .word(job.instruction, word)))
-        wordStarts.append(word.sample)
+        pending.append((word.sample + leadInFrames, .word(job.instruction, word)))
+        wordStarts.append(word.sample + leadInFrames)
     }
 
     /// Queues a mark event, fired when its position is heard.
     func schedule(mark: MarkBoundary) {
-        pending.append((mark.sample, .mark(job.instruction, mark)))
+        pending.append((mark.sample + leadInFrames, .mark(job.instruction, mark)))
     }
 
     /// Plays `chunk`; returns false once the prompt has ended (cut or failed) and no more audio
     /// is wanted.
     func feed(_ chunk: [Int16]) -> Bool {
         guard ending == nil else { return false }
+        if !isLeadInWritten {
+            isLeadInWritten = true
+            guard writeLeadIn() else { return false }
+        }
         var samples = chunk
         PlaybackGain.apply(gain: gain, to: &samples)
         var offset = 0
@@ -100,6 +108,26 @@ final class PromptPlayer {
                 end(cut)
                 return false
             }
+        }
+        return true
+    }
+
+    /// Writes the lead-in silence in pieces, stopping early when the prompt is cut; false when
+    /// the sink failed.
+    private func writeLeadIn() -> Bool {
+        let piece = [Int16](repeating: 0, count: pieceFrames)
+        var left = leadInFrames
+        while left > 0, job.cancellation == nil {
+            let count = min(left, pieceFrames)
+            if firstWrite == nil { firstWrite = .now }
+            do {
+                try sink.write(count == pieceFrames ? piece : Array(piece.prefix(count)))
+            } catch {
+                fail(with: error)
+                return false
+            }
+            written += count
+            left -= count
         }
         return true
     }
