@@ -8,13 +8,16 @@ enum SpeakCommand: Command {
     static let usage = """
         usage: voiceguide speak [--sink pulse|alsa|wav|null] [--device NAME] [--role ROLE] [--voice ID]
                                 [--engine espeak|command:…] [--volume dB] [--output FILE.wav]
-                                [--lead-in MS] [--verbose] [--ssml | --text] (FILE | - | "string")
+                                [--lead-in MS] [--speed 90km/h] [--verbose] [--ssml | --text]
+                                (FILE | - | "string")
 
         Plays the prompt as it is rendered (streaming) and returns when it has been heard. Through
         the sound server the prompt is a stream with media.role=navigation, so music ducks under it.
 
         \(SinkChoice.help)
           --lead-in MS    silence before the prompt (0–10000 ms), for outputs that wake up slowly
+          --speed S       the car's speed (90km/h, 55mph, 25m/s): louder along the voice's speed
+                          curve (default 0 dB to 50 km/h, +6 dB from 110 km/h), never clipping
           --verbose       say on stderr which output was chosen and why
           --voice ID      voice profile from Voices/ (default en-US)
           --engine E      espeak (default), or command:PROGRAM ARGS… — a program that reads SSML on
@@ -26,7 +29,13 @@ enum SpeakCommand: Command {
 
     static func run(_ arguments: inout CommandLineArguments) async throws -> Int32 {
         let catalog = try Voices.catalog()
-        let voice = try Voices.profile(&arguments)
+        var voice = try Voices.profile(&arguments)
+        if let speed = try arguments.option("--speed") {
+            guard case .constant(let metersPerSecond) = try DriveCommand.parseSpeed(speed) else {
+                throw UsageError("--speed needs a speed like 90km/h, not '\(speed)'")
+            }
+            voice = voice.atSpeed(metersPerSecond)
+        }
         let verbose = arguments.flag("--verbose", "-v")
         let output = try SinkChoice.parse(&arguments)
         let volume = try arguments.number("--volume", in: -60...24) ?? 0
@@ -44,7 +53,10 @@ enum SpeakCommand: Command {
         let instruction = SpokenInstruction(
             text: isSSML ? utterance.plainText : source, ssml: isSSML ? source : nil)
 
-        if verbose { Console.error(output.summary) }
+        if verbose {
+            Console.error(output.summary)
+            Console.error(String(format: "voice %@ at %+.1f dB", voice.id, voice.volumeDB))
+        }
         let sink = output.sink
         var parse: SpeechSynthesizer.SSMLParsing?
         if reader.mode != .text { parse = { @Sendable text in try SSMLParser().parse(text) } }
