@@ -102,9 +102,7 @@ enum DriveCommand: Command {
 
         if json {
             for prompt in timeline.prompts { print(try DriveJSON.line(DriveJSON.Prompt(record: prompt))) }
-            print(
-                try DriveJSON.line(DriveJSON.Summary(summary: timeline.summary, outputLatency: latency.total))
-            )
+            print(try DriveJSON.line(DriveJSON.Summary(summary: timeline.summary)))
         } else {
             printTable(timeline, route: route)
             print(latency.description)

@@ -37,12 +37,9 @@ enum DriveJSON {
     /// The summary as `{"event": "summary", "maneuvers": …}`.
     struct Summary: Encodable {
         var summary: DriveSummary
-        /// The output latency the scheduler planned with (the sink's, plus the lead-in).
-        var outputLatency: Double? = nil
 
         enum CodingKeys: String, CodingKey {
             case event, maneuvers, feasible, late, overlaps, stale, repeats
-            case outputLatency = "output_latency_s"
             case finalInWindow = "final_in_window"
             case maxPromptsPerManeuver = "max_prompts_per_maneuver"
         }
@@ -58,7 +55,6 @@ enum DriveJSON {
             try container.encode(summary.stale, forKey: .stale)
             try container.encode(summary.repeats, forKey: .repeats)
             try container.encode(summary.maxPromptsPerManeuver, forKey: .maxPromptsPerManeuver)
-            try container.encodeIfPresent(outputLatency, forKey: .outputLatency)
         }
     }
 

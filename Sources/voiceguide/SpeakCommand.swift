@@ -8,7 +8,8 @@ enum SpeakCommand: Command {
     static let usage = """
         usage: voiceguide speak [--sink pulse|alsa|wav|null] [--device NAME] [--role ROLE] [--voice ID]
                                 [--engine espeak|command:…] [--volume dB] [--output FILE.wav]
-                                [--lead-in MS] [--speed 90km/h] [--verbose] [--ssml | --text]
+                                [--lead-in MS] [--speed 90km/h] [--chime prompt|reroute] [--verbose]
+                                [--ssml | --text]
                                 (FILE | - | "string")
 
         Plays the prompt as it is rendered (streaming) and returns when it has been heard. Through
@@ -16,6 +17,8 @@ enum SpeakCommand: Command {
 
         \(SinkChoice.help)
           --lead-in MS    silence before the prompt (0–10000 ms), for outputs that wake up slowly
+          --chime C       a short synthesized sound first, at the voice's loudness: prompt (two
+                          notes rising) or reroute (three falling)
           --speed S       the car's speed (90km/h, 55mph, 25m/s): louder along the voice's speed
                           curve (default 0 dB to 50 km/h, +6 dB from 110 km/h), never clipping
           --verbose       say on stderr which output was chosen and why
@@ -40,6 +43,13 @@ enum SpeakCommand: Command {
         let output = try SinkChoice.parse(&arguments)
         let volume = try arguments.number("--volume", in: -60...24) ?? 0
         let leadIn = (try arguments.number("--lead-in", in: 0...10_000) ?? 0) / 1000
+        let chimeName = try arguments.option("--chime")
+        let chime = try chimeName.map { name in
+            guard let kind = Chime.Kind(rawValue: name) else {
+                throw UsageError("--chime must be prompt or reroute, not '\(name)'")
+            }
+            return kind
+        }
         let reader = UtteranceReader(mode: try InputMode.from(&arguments))
         let renderer = try Engines.renderer(&arguments)
         let inputs = try arguments.positionals()
@@ -62,7 +72,7 @@ enum SpeakCommand: Command {
         if reader.mode != .text { parse = { @Sendable text in try SSMLParser().parse(text) } }
         let synthesizer = SpeechSynthesizer(
             renderer: renderer, sink: sink, voice: voice, voices: catalog.profiles, parseSSML: parse,
-            configuration: .init(leadIn: leadIn))
+            configuration: .init(leadIn: leadIn, chime: chime))
         synthesizer.volumeDB = volume
         let events = synthesizer.events()
         await synthesizer.speak(instruction)

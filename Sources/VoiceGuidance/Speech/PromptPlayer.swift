@@ -20,8 +20,10 @@ final class PromptPlayer {
     private let interruptFadeFrames: Int
     private let stopFadeFrames: Int
     private let stopWaitFrames: Int
-    /// Silence written before the prompt's first sample; event positions are shifted by it.
+    /// Silence, then a chime, written before the prompt's first sample; event positions are
+    /// shifted by them.
     private let leadInFrames: Int
+    private let chime: [Int16]
     private var isLeadInWritten = false
 
     /// Frames handed to the sink so far.
@@ -52,7 +54,8 @@ final class PromptPlayer {
         interruptFadeFrames = frames(configuration.interruptFade)
         stopFadeFrames = frames(configuration.stopFade)
         stopWaitFrames = frames(configuration.stopWordWait)
-        leadInFrames = configuration.leadIn > 0 ? frames(configuration.leadIn) : 0
+        chime = configuration.chime.map { Chime.samples($0, sampleRate: sampleRate) } ?? []
+        leadInFrames = (configuration.leadIn > 0 ? frames(configuration.leadIn) : 0) + chime.count
     }
 
     /// Queues a word event, fired when its first sample is heard.
@@ -115,13 +118,15 @@ final class PromptPlayer {
     /// Writes the lead-in silence in pieces, stopping early when the prompt is cut; false when
     /// the sink failed.
     private func writeLeadIn() -> Bool {
-        let piece = [Int16](repeating: 0, count: pieceFrames)
+        var preamble = [Int16](repeating: 0, count: leadInFrames - chime.count) + chime
+        PlaybackGain.apply(gain: gain, to: &preamble)
         var left = leadInFrames
         while left > 0, job.cancellation == nil {
             let count = min(left, pieceFrames)
+            let start = leadInFrames - left
             if firstWrite == nil { firstWrite = .now }
             do {
-                try sink.write(count == pieceFrames ? piece : Array(piece.prefix(count)))
+                try sink.write(Array(preamble[start..<(start + count)]))
             } catch {
                 fail(with: error)
                 return false
