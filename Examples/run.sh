@@ -13,7 +13,8 @@ awk -v warnings="$out/samples/warnings.txt" '
         BEGIN {
             # "ssml-samples/NAME.ssml:LINE:COL: warning: …" → the warnings of NAME.
             while ((getline line < warnings) > 0) {
-                name = line; sub(/^.*\//, "", name); sub(/\.ssml:.*/, "", name)
+                # Cut at the position first: a message may hold paths and URLs with slashes.
+                name = line; sub(/\.ssml:[0-9]+:[0-9]+: .*$/, "", name); sub(/^.*\//, "", name)
                 text = line; sub(/^[^ ]* warning: /, "", text)
                 if (name in said) said[name] = said[name] "; " text; else said[name] = text
             }

@@ -14,6 +14,8 @@ public struct SegmentExplanation: Sendable, Equatable {
         case pause
         /// A `<mark>`.
         case mark
+        /// A recorded sound from `<audio src>` (`written` is the `src`, `seconds` its length).
+        case audio
     }
 
     public var kind: Kind
@@ -64,6 +66,11 @@ extension ESpeakRenderer {
             case .mark(let name):
                 segments.append(
                     SegmentExplanation(kind: .mark, written: name, input: "", isCompressed: false))
+            case .audio(let clip):
+                segments.append(
+                    SegmentExplanation(
+                        kind: .audio, written: clip.source, input: "", isCompressed: false,
+                        seconds: clip.duration))
             case .text(let text):
                 let settings = Self.settings(for: text, voice: voice, resolver: resolver, warnings: &warnings)
                 var written = text.text

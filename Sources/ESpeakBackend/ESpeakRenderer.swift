@@ -131,12 +131,17 @@ public final class ESpeakRenderer: SpeechRenderer {
                 steps.append(.pause(Silence.sampleCount(seconds: pause.seconds, sampleRate: sampleRate)))
             case .mark(let name):
                 steps.append(.mark(name))
-            case .text(let text):
+            case .audio(let clip):
+                steps.append(.audio(clip.samples(atRate: sampleRate)))
+            case .text(let written):
+                let (text, padding) = try fittingDuration(
+                    written, voice: voice, resolver: resolver, warnings: &warnings)
                 let settings = Self.settings(for: text, voice: voice, resolver: resolver, warnings: &warnings)
                 trace.append(SegmentTrace(text: text.text, settings: settings))
                 let effect: RenderOutput.Effect =
                     text.sayAs?.interpretAs == .expletive ? .beep : text.isCompressed ? .compressed : .none
                 steps.append(.speech(Speech(settings: settings, written: text.text, effect: effect)))
+                if padding > 0 { steps.append(.pause(padding)) }
             }
         }
         return Plan(
@@ -173,6 +178,8 @@ public final class ESpeakRenderer: SpeechRenderer {
                     output.writeSilence(samples)
                 case .mark(let name):
                     output.mark(name)
+                case .audio(let samples):
+                    output.writeClip(samples)
                 case .speech(let speech):
                     output.beginSpeech(
                         input: speech.settings.input,
@@ -271,6 +278,8 @@ public final class ESpeakRenderer: SpeechRenderer {
         case pause(Int)
         case mark(String)
         case speech(Speech)
+        /// A recorded sound, already at the output rate.
+        case audio([Int16])
     }
 
     /// Text handed to eSpeak in one call.
@@ -323,6 +332,7 @@ public final class ESpeakRenderer: SpeechRenderer {
             switch step {
             case .mark: continue
             case .speech: return true
+            case .audio: return false
             case .pause(let samples): if samples > 0 { return false }
             }
         }

@@ -151,6 +151,16 @@ final class RenderOutput {
         }
     }
 
+    /// Writes a recorded sound (`<audio>`), in chunks so a stop takes effect quickly.
+    func writeClip(_ samples: [Int16]) {
+        var start = 0
+        while start < samples.count && !isStopped {
+            let end = min(start + 2_048, samples.count)
+            emitAudio(Array(samples[start..<end]))
+            start = end
+        }
+    }
+
     /// Reports a mark at the current position.
     func mark(_ name: String) {
         guard !isStopped else { return }

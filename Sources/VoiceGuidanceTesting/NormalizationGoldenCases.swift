@@ -94,6 +94,11 @@ public enum NormalizationGoldenCases {
         Case("en", "<say-as interpret-as=\"address\">101</say-as>", "one oh one"),
         Case("en", "<say-as interpret-as=\"address\">2100</say-as>", "twenty-one hundred"),
         Case("en", "<say-as interpret-as=\"address\">434A</say-as>", "four thirty-four Eh"),
+        Case("en", "<say-as interpret-as=\"currency\">$45</say-as>", "forty-five dollars"),
+        Case("en", "<say-as interpret-as=\"currency\">€3.50</say-as>", "three euros and fifty cents"),
+        Case("en", "<say-as interpret-as=\"currency\">£10</say-as>", "ten pounds"),
+        Case("en", "<say-as interpret-as=\"fraction\">2+1/2</say-as>", "two and a half"),
+        Case("en", "<say-as interpret-as=\"time\">1'21\"</say-as>", "one minute twenty-one seconds"),
     ]
 
     public static let french: [Case] = [
@@ -154,6 +159,11 @@ public enum NormalizationGoldenCases {
         Case("fr", "<say-as interpret-as=\"address\">A9</say-as>", "A neuf"),
         Case("fr", "<say-as interpret-as=\"address\">12</say-as> rue de Rivoli", "douze rue de Rivoli"),
         Case("fr", "<say-as interpret-as=\"unit\">1,5 km</say-as>", "un virgule cinq kilomètre"),
+        Case("fr", "<say-as interpret-as=\"currency\">$45</say-as>", "quarante-cinq dollars"),
+        Case("fr", "<say-as interpret-as=\"currency\">3,50 €</say-as>", "trois euros et cinquante centimes"),
+        Case("fr", "<say-as interpret-as=\"currency\">£10</say-as>", "dix livres"),
+        Case("fr", "<say-as interpret-as=\"fraction\">2+1/2</say-as>", "deux et demi"),
+        Case("fr", "<say-as interpret-as=\"time\">1'21\"</say-as>", "une minute vingt et une secondes"),
     ]
 
     public static let german: [Case] = [
@@ -213,6 +223,11 @@ public enum NormalizationGoldenCases {
             "null drei null, eins zwei drei vier fünf sechs sieben"),
         Case("de", "<say-as interpret-as=\"address\">A 7</say-as>", "A sieben"),
         Case("de", "<say-as interpret-as=\"address\">Hauptstraße 12</say-as>", "Hauptstraße zwölf"),
+        Case("de", "<say-as interpret-as=\"currency\">$45</say-as>", "fünfundvierzig Dollar"),
+        Case("de", "<say-as interpret-as=\"currency\">3,50 €</say-as>", "drei Euro und fünfzig Cent"),
+        Case("de", "<say-as interpret-as=\"currency\">£1</say-as>", "ein Pfund"),
+        Case("de", "<say-as interpret-as=\"fraction\">2+1/2</say-as>", "zwei und einhalb"),
+        Case("de", "<say-as interpret-as=\"time\">1'21\"</say-as>", "eine Minute einundzwanzig Sekunden"),
     ]
 
     public static let spanish: [Case] = [
@@ -267,5 +282,10 @@ public enum NormalizationGoldenCases {
             "más tres cuatro, nueve uno dos, tres cuatro cinco, seis siete ocho"),
         Case("es", "<say-as interpret-as=\"address\">N-340</say-as>", "N trescientos cuarenta"),
         Case("es", "<say-as interpret-as=\"address\">Calle Mayor 21</say-as>", "Calle Mayor veintiuno"),
+        Case("es", "<say-as interpret-as=\"currency\">$45</say-as>", "cuarenta y cinco dólares"),
+        Case("es", "<say-as interpret-as=\"currency\">3,50 €</say-as>", "tres euros con cincuenta céntimos"),
+        Case("es", "<say-as interpret-as=\"currency\">£1</say-as>", "una libra"),
+        Case("es", "<say-as interpret-as=\"fraction\">2+1/2</say-as>", "dos y medio"),
+        Case("es", "<say-as interpret-as=\"time\">1'21\"</say-as>", "un minuto veintiún segundos"),
     ]
 }

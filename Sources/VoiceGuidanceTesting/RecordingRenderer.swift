@@ -38,6 +38,7 @@ public final class RecordingRenderer: SpeechRenderer {
             switch segment {
             case .text(let text): total + Double(text.text.count) * secondsPerCharacter / text.prosody.rate
             case .pause(let pause): total + pause.seconds
+            case .audio(let clip): total + clip.duration
             case .mark: total
             }
         }
@@ -78,6 +79,12 @@ public final class RecordingRenderer: SpeechRenderer {
                 }
             case .pause(let pause):
                 if !emit(Int(pause.seconds * Double(sampleRate)), tone: false) {
+                    return RenderSummary(
+                        sampleRate: sampleRate, sampleCount: produced, marks: marks, words: words,
+                        wasStopped: true)
+                }
+            case .audio(let clip):
+                if !emit(Int(clip.duration * Double(sampleRate)), tone: true) {
                     return RenderSummary(
                         sampleRate: sampleRate, sampleCount: produced, marks: marks, words: words,
                         wasStopped: true)

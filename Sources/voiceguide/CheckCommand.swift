@@ -20,11 +20,12 @@ enum CheckCommand: Command {
         let strict = arguments.flag("--strict")
         let files = try arguments.positionals()
         guard !files.isEmpty else { throw UsageError("give one or more FILEs") }
-        let parser = SSMLParser(isStrict: strict)
+        var parser = SSMLParser(isStrict: strict)
         var failed = 0
         for file in files {
             let data: Data
             let name = file == "-" ? "<stdin>" : file
+            parser.audioFiles = Input.audioFiles(for: file)
             if file == "-" {
                 data = FileHandle.standardInput.readDataToEndOfFile()
             } else if let contents = FileManager.default.contents(atPath: file) {

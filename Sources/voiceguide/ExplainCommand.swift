@@ -51,6 +51,8 @@ enum ExplainCommand: Command {
                 print("\(number) pause \(String(format: "%.3f", segment.seconds ?? 0)) s")
             case .mark:
                 print("\(number) mark \"\(segment.written)\"")
+            case .audio:
+                print("\(number) audio \(segment.written) \(String(format: "%.3f", segment.seconds ?? 0)) s")
             case .text, .phonemes, .beep:
                 var parameters =
                     "voice \(segment.voice ?? "?"), \(segment.rate ?? 0) wpm, pitch \(segment.pitch ?? 0)"

@@ -8,6 +8,15 @@ struct Input {
     /// A file-name stem for default output names.
     var stem: String
     var data: Data
+    /// The folder of the input file, where a relative `<audio src>` is found (nil: the current
+    /// directory, for standard input and text given on the command line).
+    var directory: URL?
+
+    /// Where `<audio src>` files of `argument` (a file, or `-`) are found: next to the file.
+    static func audioFiles(for argument: String) -> AudioSourceLoader {
+        guard argument != "-" else { return AudioSourceLoader() }
+        return AudioSourceLoader(directory: URL(fileURLWithPath: argument).deletingLastPathComponent())
+    }
 
     /// Reads `argument`: `-` is standard input, an existing path is a file, anything else is text.
     static func read(_ argument: String) throws -> Input {
@@ -24,7 +33,9 @@ struct Input {
                 throw CommandFailure("cannot read \(argument)", status: ExitStatus.noInput)
             }
             let stem = URL(fileURLWithPath: argument).deletingPathExtension().lastPathComponent
-            return Input(displayName: argument, stem: stem, data: data)
+            return Input(
+                displayName: argument, stem: stem, data: data,
+                directory: URL(fileURLWithPath: argument).deletingLastPathComponent())
         }
         if looksLikePath(argument) {
             throw CommandFailure("no such file: \(argument)", status: ExitStatus.noInput)
@@ -92,6 +103,8 @@ struct UtteranceReader {
             return Utterance(text: text.trimmingCharacters(in: .whitespacesAndNewlines))
         case .ssml, .automatic:
             do {
+                var parser = parser
+                parser.audioFiles = AudioSourceLoader(directory: input.directory)
                 return try parser.parse(data: input.data)
             } catch {
                 throw CommandFailure(

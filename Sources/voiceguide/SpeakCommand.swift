@@ -69,7 +69,10 @@ enum SpeakCommand: Command {
         }
         let sink = output.sink
         var parse: SpeechSynthesizer.SSMLParsing?
-        if reader.mode != .text { parse = { @Sendable text in try SSMLParser().parse(text) } }
+        let audioFiles = AudioSourceLoader(directory: input.directory)  // <audio src> next to the file
+        if reader.mode != .text {
+            parse = { @Sendable text in try SSMLParser(audioFiles: audioFiles).parse(text) }
+        }
         let synthesizer = SpeechSynthesizer(
             renderer: renderer, sink: sink, voice: voice, voices: catalog.profiles, parseSSML: parse,
             configuration: .init(leadIn: leadIn, chime: chime))

@@ -126,3 +126,44 @@ private func testSignal(count: Int = 22_050, amplitude: Double = 12_000) -> [Int
         #expect(Fade.length(sampleRate: 22_050) == 221)
     }
 }
+
+/// `<audio>` clips are resampled to the voice's rate without changing pitch or length.
+@Suite struct AudioResamplerTests {
+    static func tone(_ frequency: Double, rate: Int, seconds: Double) -> [Int16] {
+        (0..<Int(seconds * Double(rate))).map {
+            Int16(10_000 * sin(2 * Double.pi * frequency * Double($0) / Double(rate)))
+        }
+    }
+
+    static func zeroCrossings(_ samples: [Int16]) -> Int {
+        zip(samples, samples.dropFirst()).filter { ($0 < 0) != ($1 < 0) }.count
+    }
+
+    @Test(arguments: [(44_100, 22_050), (16_000, 22_050), (48_000, 22_050), (22_050, 44_100)])
+    func keepsLengthPitchAndLevel(from: Int, to: Int) {
+        let input = Self.tone(440, rate: from, seconds: 1)
+        let output = AudioResampler.resample(input, from: from, to: to)
+        #expect(abs(output.count - to) <= 1)
+        // 440 Hz: 880 zero crossings a second, whatever the rate.
+        #expect(abs(Self.zeroCrossings(output) - 880) <= 2)
+        let peak = output.dropFirst(100).dropLast(100).map { abs(Int($0)) }.max() ?? 0
+        #expect(peak > 9_700 && peak < 10_300, "peak \(peak)")
+    }
+
+    @Test func removesWhatTheLowerRateCannotHold() {
+        // 15 kHz at 44.1 kHz is above 11,025 Hz, the Nyquist frequency of 22,050 Hz: it must
+        // be filtered out, not folded down to 7 kHz.
+        let output = AudioResampler.resample(
+            Self.tone(15_000, rate: 44_100, seconds: 0.5), from: 44_100, to: 22_050)
+        let input = AudioLevel.rmsDB(Self.tone(15_000, rate: 44_100, seconds: 0.5))
+        let level = AudioLevel.rmsDB(output.dropFirst(200).dropLast(200))
+        #expect(input - level > 25, "\(input) dBFS in, \(level) dBFS out")
+    }
+
+    @Test func sameRateOrEmptyIsUnchanged() {
+        let input: [Int16] = [1, 2, 3]
+        #expect(AudioResampler.resample(input, from: 22_050, to: 22_050) == input)
+        #expect(AudioResampler.resample([], from: 44_100, to: 22_050) == [])
+        #expect(AudioResampler.resample(input, from: 0, to: 22_050) == input)
+    }
+}

@@ -131,10 +131,21 @@ private typealias Support = SSMLTestSupport
         #expect(utterance.warnings.first?.location == SourceLocation(line: 1, column: 11))
     }
 
-    @Test func bareAmpersandInPlainTextIsLiteralWithWarning() throws {
+    /// Text without any tag is plain text: an ampersand is an ampersand, with no warning. With
+    /// a tag it is markup: a bare `&` warns in a fragment and is an error in a document.
+    @Test func bareAmpersandInPlainTextIsLiteral() throws {
         let utterance = try parser.parse("Turn onto A & B Road")
         #expect(Support.onlyText(utterance)?.text == "Turn onto A & B Road")
-        #expect(utterance.warnings.map(\.location) == [SourceLocation(line: 1, column: 13)])
+        #expect(utterance.warnings.isEmpty)
+        for text in ["Fish & Chips", "compile&flash", "AT&T; and R&D", "Q&A &", "<!-- note -->Fish & Chips"] {
+            let plain = try parser.parse(text)
+            #expect(plain.plainText == text.replacingOccurrences(of: "<!-- note -->", with: ""), "\(text)")
+            #expect(plain.warnings.isEmpty, "\(text)")
+        }
+        #expect(try parser.parse("Fish &amp; Chips &#233;").plainText == "Fish & Chips é")
+        #expect(Support.error("Turn <w>compile&flash</w>")?.location == SourceLocation(line: 1, column: 16))
+        let fragment = try parser.parse("Turn onto <w>A</w> & B Road")
+        #expect(fragment.warnings.map(\.location) == [SourceLocation(line: 1, column: 20)])
         #expect(Support.error("<speak>A & B</speak>")?.location == SourceLocation(line: 1, column: 10))
         let inElement = try parser.parse("Turn <emphasis>A & B</emphasis>")
         #expect(inElement.warnings.map(\.element) == ["emphasis"])
@@ -418,8 +429,17 @@ private typealias Support = SSMLTestSupport
     }
 
     @Test func wordElementKeepsTextInOneSegment() throws {
-        let utterance = try parser.parse(#"<speak>I <w role="amazon:VBD">read</w> the book</speak>"#)
+        let utterance = try parser.parse(#"<speak>I <w>read</w> the book</speak>"#)
         #expect(Support.onlyText(utterance)?.text == "I read the book")
+        #expect(utterance.warnings.isEmpty)
+    }
+
+    @Test func wordAndTokenRolesMakeTheirOwnSegment() throws {
+        let utterance = try parser.parse(
+            #"<speak>I <w role="amazon:VBD">read</w> the <token role="amazon:NN">lead</token> sign</speak>"#)
+        let texts = Support.texts(utterance)
+        #expect(texts.map(\.text) == ["I", "read", "the", "lead", "sign"])
+        #expect(texts.map(\.role) == [nil, "amazon:VBD", nil, "amazon:NN", nil])
         #expect(utterance.warnings.isEmpty)
     }
 
@@ -484,6 +504,7 @@ private typealias Support = SSMLTestSupport
         case .pause(.seconds(let seconds)): "pause \(seconds)s"
         case .pause(.strength(let strength)): "pause \(strength.rawValue)"
         case .mark(let name): "mark \(name)"
+        case .audio(let clip): "audio \(clip.source)"
         }
     }
 }

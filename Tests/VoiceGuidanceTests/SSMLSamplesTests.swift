@@ -7,10 +7,15 @@ import VoiceGuidanceTesting
 @Suite struct SSMLSamplesTests {
     static let folder = TestFixtures.packageRoot().appendingPathComponent("ssml-samples", isDirectory: true)
 
-    /// Samples that use vendor markup we do not support: each gives exactly one warning.
+    /// Samples that use vendor markup we do not support, or show a warning (a missing audio
+    /// file, contour, a foreign namespace): each gives exactly one warning.
     static let vendorSamples: Set<String> = [
         "amazon-domain", "amazon-breath", "amazon-auto-breaths", "amazon-effect-whispered", "vendor-other",
+        "audio-missing", "prosody-contour", "speak-xmlns-other",
     ]
+
+    /// Plain-text samples (no tag besides the comment).
+    static let plainTextSamples: Set<String> = ["plain-text", "plain-text-ampersand"]
 
     static func sampleNames() throws -> [String] {
         try FileManager.default.contentsOfDirectory(atPath: folder.path)
@@ -20,7 +25,8 @@ import VoiceGuidanceTesting
     }
 
     static func parse(_ name: String) throws -> Utterance {
-        try SSMLParser().parse(data: Data(contentsOf: folder.appendingPathComponent("\(name).ssml")))
+        try SSMLParser(audioFiles: AudioSourceLoader(directory: folder)).parse(
+            data: Data(contentsOf: folder.appendingPathComponent("\(name).ssml")))
     }
 
     @Test func everyElementHasASample() throws {
@@ -32,6 +38,9 @@ import VoiceGuidanceTesting
                 "phoneme-xsampa", "emphasis", "lang", "voice", "mark", "w", "amazon-effect-drc",
                 "amazon-domain",
                 "amazon-breath", "amazon-auto-breaths", "real-mapbox-exit", "real-mapbox-roundabout",
+                "audio", "meta", "token", "doctype-ssml10", "prosody-duration", "prosody-contour",
+                "plain-text-ampersand", "say-as-fraction-polly", "say-as-time-duration", "emphasis-article",
+                "phoneme-ipa-diphthongs", "speak-xmlns-other",
             ] + InterpretAs.allCases.map { "say-as-\($0.rawValue)" }
         #expect(required.filter { !names.contains($0) } == [])
     }
@@ -41,7 +50,7 @@ import VoiceGuidanceTesting
         let source = try String(
             contentsOf: Self.folder.appendingPathComponent("\(name).ssml"), encoding: .utf8)
         #expect(source.hasPrefix("<!-- Hear: "))
-        #expect(SSMLParser.looksLikeSSML(source) || name == "plain-text")
+        #expect(SSMLParser.looksLikeSSML(source) || Self.plainTextSamples.contains(name))
         let utterance = try Self.parse(name)
         #expect(!utterance.plainText.isEmpty)
         if Self.vendorSamples.contains(name) {
@@ -73,5 +82,24 @@ import VoiceGuidanceTesting
         #expect(sentences.contains(.pause(.strength(.medium))))
         #expect(
             try Self.parse("entities-and-utf8").plainText.contains("Café & Bar, 20 °C, exit #5, Ørestad,"))
+    }
+
+    @Test func newSSML11SamplesSayWhatTheirCommentsPromise() throws {
+        let audio = try Self.parse("audio")
+        guard case .audio(let clip) = try #require(audio.segments.first) else {
+            Issue.record("no clip first: \(audio.segments)")
+            return
+        }
+        #expect(clip.sampleRate == 44_100 && abs(clip.duration - 0.4) < 0.001)
+        #expect(audio.plainText == "Turn left now.")
+        #expect(try Self.parse("audio-missing").plainText == "Chime. Turn left now.")
+        #expect(try Self.parse("meta").plainText == "Turn right onto Main Street.")
+        #expect(SSMLTestSupport.texts(try Self.parse("token")).map(\.role) == [nil, "amazon:VB", nil])
+        #expect(try Self.parse("doctype-ssml10").plainText == "This document is SSML one point oh.")
+        let durations = SSMLTestSupport.texts(try Self.parse("prosody-duration")).map(\.prosody.duration)
+        #expect(durations == [nil, 3, nil])
+        #expect(
+            try Self.parse("plain-text-ampersand").plainText
+                == "Turn right at Fish & Chips, then compile&flash.")
     }
 }

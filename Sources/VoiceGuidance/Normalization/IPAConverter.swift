@@ -15,12 +15,20 @@ public enum IPAConverter {
     public static func convert(_ spec: PhonemeSpec, language: NormalizationLanguage)
         -> Result<String, PhonemeConversionError>
     {
+        conversion(spec, language: language).map(\.mnemonics)
+    }
+
+    /// The eSpeak mnemonics for `spec` in `language` with the diacritics that were dropped
+    /// (eSpeak has no notation for them), or the symbols that have no mapping.
+    public static func conversion(_ spec: PhonemeSpec, language: NormalizationLanguage)
+        -> Result<IPAConversion, PhonemeConversionError>
+    {
         do {
             switch spec.alphabet {
-            case .ipa: return .success(try espeakPhonemes(fromIPA: spec.symbols, language: language))
+            case .ipa: return .success(try convertIPA(spec.symbols, language: language))
             case .xSampa:
                 let ipa = try self.ipa(fromXSAMPA: spec.symbols)
-                return .success(try espeakPhonemes(fromIPA: ipa, language: language))
+                return .success(try convertIPA(ipa, language: language))
             }
         } catch {
             return .failure(error)
@@ -31,10 +39,18 @@ public enum IPAConverter {
     public static func espeakPhonemes(fromIPA ipa: String, language: NormalizationLanguage)
         throws(PhonemeConversionError) -> String
     {
+        try convertIPA(ipa, language: language).mnemonics
+    }
+
+    /// IPA → eSpeak mnemonics for `language`, and the diacritics dropped on the way.
+    static func convertIPA(_ ipa: String, language: NormalizationLanguage)
+        throws(PhonemeConversionError) -> IPAConversion
+    {
         let table = IPATables.table(for: language)
         let scalars = Array(ipa.unicodeScalars)
         var output = ""
         var unmapped: [String] = []
+        var dropped: [String] = []
         var index = 0
         var lastWasVowel = false
         while index < scalars.count {
@@ -43,6 +59,12 @@ public enum IPAConverter {
                 var key = String.UnicodeScalarView()
                 key.append(contentsOf: scalars[index..<(index + length)])
                 let keyString = String(key)
+                let isRColoured = length > 1 && (keyString.hasSuffix("r") || keyString.hasSuffix("ɹ"))
+                if isRColoured, index + length < scalars.count,
+                    table.vowelStarts.contains(scalars[index + length])
+                {
+                    continue  // the r starts the next syllable: "ˈɛvəri" is ɛ v ə r i
+                }
                 if let value = table.map[keyString] {
                     output += value
                     lastWasVowel = table.vowels.contains(keyString)
@@ -53,7 +75,13 @@ public enum IPAConverter {
             }
             if matched { continue }
             let scalar = scalars[index]
-            if IPATables.ignored.contains(scalar) || (scalar == "ː" && !lastWasVowel) {
+            if IPATables.ignored.contains(scalar) {
+                index += 1
+                continue
+            }
+            if IPATables.droppedDiacritics.contains(scalar) || (scalar == "ː" && !lastWasVowel) {
+                let symbol = String(scalar)
+                if !dropped.contains(symbol) { dropped.append(symbol) }
                 index += 1
                 continue
             }
@@ -79,7 +107,7 @@ public enum IPAConverter {
         if trimmed.isEmpty {
             throw PhonemeConversionError(alphabet: .ipa, unmappedSymbols: [], language: language)
         }
-        return trimmed
+        return IPAConversion(mnemonics: trimmed, droppedDiacritics: dropped)
     }
 
     /// X-SAMPA → IPA (the standard ASCII transliteration; `r\` is ɹ, `"` primary stress).
@@ -112,6 +140,27 @@ public enum IPAConverter {
             throw PhonemeConversionError(alphabet: .xSampa, unmappedSymbols: unmapped, language: nil)
         }
         return output
+    }
+}
+
+/// A converted transcription.
+public struct IPAConversion: Sendable, Equatable {
+    /// eSpeak NG mnemonics (no `[[ ]]` around them).
+    public var mnemonics: String
+    /// Diacritics eSpeak has no notation for, dropped (in order of first appearance); a length
+    /// mark after a consonant is one of them.
+    public var droppedDiacritics: [String]
+
+    /// A warning naming the dropped diacritics, or nil when none were.
+    public var warning: String? {
+        guard !droppedDiacritics.isEmpty else { return nil }
+        let names = droppedDiacritics.map { symbol in
+            let codes = symbol.unicodeScalars.map { "U+" + hex($0.value) }.joined(separator: " ")
+            return "'\u{25CC}\(symbol)' (\(codes))"
+        }
+        return
+            "eSpeak NG cannot do IPA diacritic\(names.count == 1 ? "" : "s") \(names.joined(separator: ", ")); "
+            + "dropped"
     }
 }
 

@@ -6,6 +6,8 @@ struct IPATables: Sendable {
     /// Keys that are vowels (a following `ː` lengthens them).
     let vowels: Set<String>
     let longestKey: Int
+    /// The scalars a vowel key starts with.
+    let vowelStarts: Set<Unicode.Scalar>
 
     init(vowels: [String: String], consonants: [String: String]) {
         var map = Self.common
@@ -14,6 +16,7 @@ struct IPATables: Sendable {
         self.map = map
         self.vowels = Set(vowels.keys)
         longestKey = map.keys.map { $0.unicodeScalars.count }.max() ?? 1
+        vowelStarts = Set(vowels.keys.compactMap(\.unicodeScalars.first))
     }
 
     static func table(for language: NormalizationLanguage) -> IPATables {
@@ -25,11 +28,18 @@ struct IPATables: Sendable {
         }
     }
 
-    /// Scalars dropped without a trace: syllable break, tie bars, aspiration, linking, and
-    /// the unreleased / dental / no-audible-release diacritics eSpeak has no notation for.
-    static let ignored: Set<Unicode.Scalar> = [
-        ".", "\u{0361}", "\u{035C}", "ʰ", "‿", "\u{031A}", "\u{032A}", "|", "‖", "ʲ", "\u{0325}",
-        "\u{02DE}", "\u{0306}",
+    /// Scalars dropped without a trace: syllable break, tie bars, linking, prosodic breaks
+    /// (structure, not sound).
+    static let ignored: Set<Unicode.Scalar> = [".", "\u{0361}", "\u{035C}", "‿", "|", "‖"]
+
+    /// Diacritics and modifier letters eSpeak has no notation for: dropped, and named in a
+    /// warning (aspiration, palatalised, labialised, unreleased, dental, voiceless, breathy,
+    /// creaky, rhotic hook, extra-short, half-long, non-syllabic and syllabic marks, nasalised
+    /// where the language has no nasal vowels, raised/lowered, more/less rounded, centralised).
+    static let droppedDiacritics: Set<Unicode.Scalar> = [
+        "ʰ", "ʲ", "ʷ", "ˠ", "ˤ", "ⁿ", "ˡ", "ˑ", "\u{031A}", "\u{032A}", "\u{0325}", "\u{030A}", "\u{0324}",
+        "\u{0330}", "\u{02DE}", "\u{0306}", "\u{032F}", "\u{0329}", "\u{0303}", "\u{031D}", "\u{031E}",
+        "\u{0339}", "\u{031C}", "\u{0308}", "\u{033D}", "\u{0318}", "\u{0319}",
     ]
 
     /// Symbols every language shares (stress, plain consonants).
@@ -48,6 +58,14 @@ struct IPATables: Sendable {
             "ʌ": "V", "ə": "@", "ɚ": "3", "ɜː": "3:", "ɜ": "3:", "ɝ": "3:", "ɐ": "a#", "ɨ": "I2", "ᵻ": "I2",
             "o": "oU", "oː": "O:", "ɜːɹ": "3:", "ɪɹ": "i@3", "ɛɹ": "e@", "ɑːɹ": "A@", "ɑɹ": "A@",
             "ɔːɹ": "O@", "ɔɹ": "O@", "ʊɹ": "U@",
+            // Diphthongs written with plain second vowels or a non-syllabic mark (ei, ei̯, ou̯).
+            "ei": "eI", "ai": "aI", "au": "aU", "oi": "OI", "ɔi": "OI", "ou": "oU", "ei̯": "eI", "ai̯": "aI",
+            "au̯": "aU", "oi̯": "OI", "ɔi̯": "OI", "ou̯": "oU", "eɪ̯": "eI", "aɪ̯": "aI", "aʊ̯": "aU", "ɔɪ̯": "OI",
+            "oʊ̯": "oU", "əʊ̯": "oU",
+            // R-coloured vowels written with r, as dictionaries do (ər, ɔːr); only before a
+            // consonant or the end (see `IPAConverter`), else the r starts the next syllable.
+            "ər": "3", "ɜːr": "3:", "ɜr": "3:", "ɪr": "i@3", "ɛr": "e@", "ɑːr": "A@", "ɑr": "A@", "ɔːr": "O@",
+            "ɔr": "O@", "ʊr": "U@", "əɹ": "3",
         ],
         consonants: [
             "θ": "T", "ð": "D", "ɹ": "r", "r": "r", "ɾ": "t#", "ɫ": "l", "ʍ": "w", "n̩": "n-", "l̩": "@L",
@@ -69,7 +87,8 @@ struct IPATables: Sendable {
             "a": "a", "aː": "a:", "ɑː": "A:", "ɐ": "3", "ɛ": "E", "ɛː": "E:", "eː": "e:", "e": "e", "ɪ": "I",
             "iː": "i:", "i": "i", "ɔ": "O", "oː": "o:", "o": "o", "ʊ": "U", "uː": "u:", "u": "u", "ʏ": "y",
             "yː": "y:", "y": "y", "œ": "W", "øː": "Y:", "ø": "Y:", "ə": "@", "aɪ": "aI", "aʊ": "aU",
-            "ɔʏ": "OY", "ɔø": "OY", "ɐ̯": "3",
+            "ɔʏ": "OY", "ɔø": "OY", "ɐ̯": "3", "aɪ̯": "aI", "aʊ̯": "aU", "ɔʏ̯": "OY", "ɔɪ̯": "OY", "ai": "aI",
+            "au": "aU", "ɔy": "OY", "ai̯": "aI", "au̯": "aU",
         ],
         consonants: [
             "ç": "C", "χ": "x", "ʁ": "r", "r": "r", "ʀ": "r", "ɾ": "r", "ts": "ts", "pf": "pF",

@@ -34,6 +34,7 @@ struct SayAsInterpreter: Sendable {
         case .telephone: return telephone(trimmed)
         case .address: return rewriter.rewrite(trimmed, numbersAreAddresses: true)
         case .expletive: return text
+        case .currency: return CurrencyReading(language: language).read(trimmed)
         }
     }
 
@@ -128,7 +129,8 @@ struct SayAsInterpreter: Sendable {
     /// half"; fr "trois quarts", de "drei Viertel", es "tres cuartos".
     private func fraction(_ text: String) -> String? {
         var whole: Int?
-        var body = Substring(text)
+        // Polly writes a mixed number as "2+1/2".
+        var body = Substring(text.replacingOccurrences(of: "+", with: " "))
         if let space = body.firstIndex(of: " "), let value = Int(body[..<space]) {
             whole = value
             body = body[body.index(after: space)...].drop(while: { $0 == " " })
@@ -308,6 +310,7 @@ struct SayAsInterpreter: Sendable {
     /// "14:30", "9:05", "3:15 PM", "3pm", "14h30", "9.30": hours and minutes as people say
     /// them. `format` "hms12" / "hms24" is accepted; a written am/pm decides 12-hour reading.
     private func time(_ text: String, format: String?) -> String? {
+        if let duration = CurrencyReading(language: language).duration(text) { return duration }
         var body = text.lowercased()
         var meridiem: String?
         for (suffix, value) in [("a.m.", "am"), ("p.m.", "pm"), ("am", "am"), ("pm", "pm")]

@@ -61,9 +61,13 @@ public struct TextNormalizer: Sendable {
             }
             let tables = Self.tables(for: language)
             if let phoneme = segment.phoneme {
-                switch IPAConverter.convert(phoneme, language: language) {
-                case .success(let mnemonics):
-                    segment.espeakPhonemes = mnemonics
+                switch IPAConverter.conversion(phoneme, language: language) {
+                case .success(let conversion):
+                    segment.espeakPhonemes = conversion.mnemonics
+                    if let warning = conversion.warning {
+                        result.warnings.append(
+                            SSMLDiagnostic(element: "phoneme", message: warning, location: segment.location))
+                    }
                 case .failure(let error):
                     segment.espeakPhonemes = nil
                     result.warnings.append(
@@ -93,10 +97,17 @@ public struct TextNormalizer: Sendable {
                     }
                     segment.sayAs = nil
                 }
+            } else if language == .english, segment.phoneme == nil, let role = segment.role,
+                let reading = Heteronyms.reading(of: segment.text, role: role)
+            {
+                segment.espeakPhonemes = reading
             } else {
                 segment.text = tables.rewriter.rewrite(segment.text)
             }
             result.segments[index] = .text(segment)
+        }
+        WeakFormArticles.apply(to: &result.segments) { segment in
+            NormalizationLanguage(tag: segment.language ?? utterance.language ?? language) == .english
         }
         return result
     }

@@ -295,7 +295,7 @@ public struct CommandRenderer: SpeechRenderer {
                 before += text.text.count + 1
             case .mark(let name):
                 marks.append(MarkBoundary(name: name, sample: position()))
-            case .pause:
+            case .pause, .audio:
                 break
             }
         }
@@ -334,6 +334,8 @@ public struct CommandRenderer: SpeechRenderer {
                 body += "<break time=\"\(Int((pause.seconds * 1_000).rounded()))ms\"/>"
             case .mark(let name):
                 body += "<mark name=\"\(escape(name))\"/>"
+            case .audio(let clip):
+                body += "<audio src=\"\(escape(clip.source))\"/>"
             }
         }
         let language = utterance.language.map { " xml:lang=\"\(escape($0))\"" } ?? ""

@@ -25,6 +25,9 @@ enum ProsodyAdjustment: Sendable, Equatable {
 
 /// Parsers for `<prosody rate pitch volume>` values, with the numbers we give keywords.
 enum ProsodyValues {
+    /// The `duration` a `<prosody>` may ask for, in seconds; outside it is clamped.
+    static let durationRange = 0.1...60.0
+
     /// The nominal fundamental that `Hz` pitch values are relative to: 120 Hz, about an adult
     /// voice's speaking pitch (eSpeak NG's default male voice sits near it). `pitch="+12Hz"`
     /// is a multiplier of 132/120 = 1.1; `pitch="180Hz"` sets 180/120 = 1.5.

@@ -13,6 +13,10 @@ struct SSMLDocumentReader {
         var suppressesText: Bool
         /// How many segments existed when the element opened.
         var segmentCount = 0
+        /// Inside `<meta>`, `<metadata>` or `<lexicon>`: nothing in it is read or spoken.
+        var ignoresContent = false
+        /// `<prosody duration>`: seconds the element's content should last.
+        var duration: Double?
     }
 
     private let limits: SSMLParser.Limits
@@ -24,10 +28,16 @@ struct SSMLDocumentReader {
     private var mode = Mode.undecided
     private var isRootClosed = false
     private var documentLanguage: String?
+    private let audioLoader: AudioSourceLoader
+    private var audioSeconds = 0.0
+    private var hasWarnedContour = false
 
-    init(_ text: String, limits: SSMLParser.Limits, isStrict: Bool) {
+    init(
+        _ text: String, limits: SSMLParser.Limits, isStrict: Bool, audioLoader: AudioSourceLoader = .init()
+    ) {
         self.limits = limits
         self.isStrict = isStrict
+        self.audioLoader = audioLoader
         tokenizer = SSMLTokenizer(text)
         builder = SegmentBuilder(limits: limits)
     }
@@ -65,6 +75,7 @@ struct SSMLDocumentReader {
 
     private mutating func handleText(_ text: String, firstVisible: SourceLocation?) throws(SSMLError) {
         warnings += tokenizer.takeWarnings(element: stack.last?.name)
+        if stack.last?.ignoresContent == true { return }
         if let firstVisible {
             if isRootClosed {
                 throw SSMLError(
@@ -85,10 +96,13 @@ struct SSMLDocumentReader {
                 .malformed, "</\(name)> does not match <\(top.name)> opened at \(top.location)", at: location)
         }
         stack.removeLast()
+        if top.ignoresContent { return }
         switch top.element {
         case .p, .paragraph: try builder.appendSoftPause(.strong, at: location)
         case .s, .sentence: try builder.appendSoftPause(.medium, at: location)
         case .sayAs: try builder.flush()
+        case .prosody:
+            if let duration = top.duration { try fitDuration(duration, since: top) }
         case .phoneme:
             try builder.flush()
             if builder.segments.count == top.segmentCount, top.attributes.phoneme != nil {
@@ -115,11 +129,20 @@ struct SSMLDocumentReader {
         var frame = Frame(
             name: name, element: SSMLElement(rawValue: name), location: location, attributes: current,
             suppressesText: stack.last?.suppressesText ?? false)
+        if stack.last?.ignoresContent == true {
+            frame.ignoresContent = true
+            stack.append(frame)
+            return
+        }
         guard let element = frame.element else {
             let message =
-                name.contains(":")
-                ? "vendor element is not supported; its text is kept"
-                : "unknown element; its text is kept"
+                if let reason = SSMLElement.unsupportedStandardElements[name] {
+                    "standard SSML 1.1 element that is not supported (\(reason)); its text is kept"
+                } else if name.contains(":") {
+                    "vendor element is not supported; its text is kept"
+                } else {
+                    "unknown element; its text is kept"
+                }
             try warnOrThrow(name, message, at: location)
             stack.append(frame)
             return
@@ -133,6 +156,15 @@ struct SSMLDocumentReader {
                 try warnOrThrow(
                     name, "unknown attribute '\(attribute.name)' is ignored", at: attribute.location)
             }
+        }
+        if element == .speak, let namespace = attributes.first(where: { $0.name == "xmlns" }),
+            namespace.value.trimmingSSMLWhitespace() != SSMLElement.namespace
+        {
+            warnings.append(
+                SSMLDiagnostic(
+                    element: name,
+                    message: "xmlns '\(namespace.value)' is not the SSML namespace \(SSMLElement.namespace)",
+                    location: namespace.location))
         }
         try apply(element, name: name, values, to: &frame, at: location)
         frame.segmentCount = builder.segments.count
@@ -166,6 +198,18 @@ struct SSMLDocumentReader {
             try builder.appendBreak(breakPause(values, at: location), at: location)
         case .prosody:
             try applyProsody(values, to: &frame.attributes.prosody, at: location)
+            if let duration = values["duration"] {
+                frame.duration = try durationSeconds(duration)
+                try builder.flush()
+            }
+            if let contour = values["contour"], !hasWarnedContour {
+                hasWarnedContour = true
+                warnings.append(
+                    SSMLDiagnostic(
+                        element: name,
+                        message: "contour is not supported; the voice's own intonation is used",
+                        location: contour.location))
+            }
         case .sayAs:
             try builder.flush()
             let interpretAs = try required("interpret-as", of: name, in: values, at: location)
@@ -217,8 +261,15 @@ struct SSMLDocumentReader {
         case .mark:
             let markName = try required("name", of: name, in: values, at: location)
             try builder.appendMark(markName.value, at: location)
-        case .w:
-            break
+        case .w, .token:
+            frame.attributes.role = values["role"].map { String($0.value.trimmingSSMLWhitespace()) }
+        case .audio:
+            try startAudio(values, in: &frame, at: location)
+        case .desc:
+            frame.suppressesText = true
+        case .meta, .metadata, .lexicon:
+            frame.suppressesText = true
+            frame.ignoresContent = true
         case .amazonEffect:
             let effect = values["name"]?.value.trimmingSSMLWhitespace().lowercased()
             if effect == "drc" {
@@ -334,6 +385,70 @@ struct SSMLDocumentReader {
             attributes.voice = nil  // a voice for that language, whichever it is
         } else {
             try warnOrThrow(name, "names no voice (expected name, gender or xml:lang)", at: location)
+        }
+    }
+
+    /// `<audio src>`: the clip, with the content not spoken; or, when the file cannot be
+    /// played, a warning and the content spoken instead.
+    private mutating func startAudio(
+        _ values: [String: SSMLAttribute], in frame: inout Frame, at location: SourceLocation
+    ) throws(SSMLError) {
+        let source = try required("src", of: "audio", in: values, at: location)
+        for name in SSMLElement.ignoredAudioAttributes {
+            guard let attribute = values[name] else { continue }
+            warnings.append(
+                SSMLDiagnostic(
+                    element: "audio", message: "\(name) is not supported; the clip is played as recorded",
+                    location: attribute.location))
+        }
+        var problem: String
+        switch audioLoader.load(source.value, maxBytes: limits.maxAudioBytes) {
+        case .success(let clip):
+            guard audioSeconds + clip.duration <= limits.maxAudioSeconds else {
+                problem =
+                    "'\(source.value)' would make more than \(SegmentBuilder.format(limits.maxAudioSeconds)) s "
+                    + "of recorded sound"
+                break
+            }
+            audioSeconds += clip.duration
+            try builder.appendAudio(clip, at: location)
+            frame.suppressesText = true
+            return
+        case .failure(let failure):
+            problem = failure.message
+        }
+        warnings.append(
+            SSMLDiagnostic(
+                element: "audio", message: "not played: \(problem); its content is spoken instead",
+                location: source.location))
+    }
+
+    /// `<prosody duration>` in seconds, within ``ProsodyValues/durationRange`` (clamped, warned).
+    private mutating func durationSeconds(_ attribute: SSMLAttribute) throws(SSMLError) -> Double {
+        guard let seconds = BreakValues.time(attribute.value) else {
+            throw invalid(attribute, "a time like 2s or 1500ms")
+        }
+        let range = ProsodyValues.durationRange
+        guard !range.contains(seconds) else { return seconds }
+        let result = min(max(seconds, range.lowerBound), range.upperBound)
+        warnings.append(
+            SSMLDiagnostic(
+                element: "prosody",
+                message: "duration '\(attribute.value)' is clamped to \(SegmentBuilder.format(result)) s",
+                location: attribute.location))
+        return result
+    }
+
+    /// Shares a `<prosody duration>` among the text the element holds, by length, after its
+    /// pauses; warns when the pauses alone take the time.
+    private mutating func fitDuration(_ duration: Double, since frame: Frame) throws(SSMLError) {
+        try builder.flush()
+        if !builder.distribute(duration: duration, from: frame.segmentCount) {
+            warnings.append(
+                SSMLDiagnostic(
+                    element: "prosody",
+                    message: "duration leaves no time for the text after its breaks; ignored",
+                    location: frame.location))
         }
     }
 

@@ -17,17 +17,26 @@ extension SSMLParser {
         /// Most silence from `<break>` elements in one utterance, in seconds (default 60).
         /// Over it is an error.
         public var maxTotalBreakSeconds: Double
+        /// Largest WAV file one `<audio src>` may name, in bytes (default 16 MiB); a larger file
+        /// is not read, and the element's content is spoken instead, with a warning.
+        public var maxAudioBytes: Int
+        /// Most recorded sound from `<audio>` in one utterance, in seconds (default 30); a clip
+        /// that would go over it is not played, and its content is spoken instead, with a warning.
+        public var maxAudioSeconds: Double
 
         /// Creates limits; every parameter has the documented default.
         public init(
             maxInputBytes: Int = 64 * 1024, maxDepth: Int = 64, maxSegments: Int = 4096,
-            maxBreakSeconds: Double = 10, maxTotalBreakSeconds: Double = 60
+            maxBreakSeconds: Double = 10, maxTotalBreakSeconds: Double = 60,
+            maxAudioBytes: Int = 16 * 1024 * 1024, maxAudioSeconds: Double = 30
         ) {
             self.maxInputBytes = maxInputBytes
             self.maxDepth = maxDepth
             self.maxSegments = maxSegments
             self.maxBreakSeconds = maxBreakSeconds
             self.maxTotalBreakSeconds = maxTotalBreakSeconds
+            self.maxAudioBytes = maxAudioBytes
+            self.maxAudioSeconds = maxAudioSeconds
         }
     }
 }

@@ -4,11 +4,14 @@ public import Foundation
 ///
 /// Accepted input is a `<speak>` document, or plain text with or without inline tags (no root
 /// needed). Supported elements: `speak`, `p`, `s`, `break`, `prosody`, `say-as`, `sub`, `phoneme`,
-/// `emphasis`, `lang`, `voice`, `mark`, `w`, `amazon:effect name="drc"`; see `docs/ssml.md`.
+/// `emphasis`, `lang`, `voice`, `mark`, `w`, `token`, `audio` (+`desc`), `meta`, `metadata`,
+/// `lexicon` (never spoken), `amazon:effect name="drc"`; see `docs/ssml.md`. Text with no tag at
+/// all is plain text: an `&` that does not start a known reference is a literal ampersand.
 ///
 /// What is an error and what is a warning:
 /// - Markup that is not well-formed (unclosed or mismatched tags, broken start tags, unquoted or
-///   repeated attributes, unknown entities, a DTD) is an ``SSMLError`` of kind `.malformed`, with
+///   repeated attributes, unknown entities, a DTD other than SSML 1.0's standard
+///   `<!DOCTYPE speak PUBLIC …>`) is an ``SSMLError`` of kind `.malformed`, with
 ///   the line and column in the caller's text (columns count Unicode scalars, from 1).
 /// - Invalid values of attributes with a closed grammar (`break time`/`strength`, `prosody`
 ///   `rate`/`pitch`/`volume`, `emphasis level`) and missing required attributes (`say-as
@@ -22,8 +25,12 @@ public import Foundation
 ///
 /// Entities: `&lt; &gt; &amp; &quot; &apos;`, numeric references (`&#233;`, `&#xE9;`), and
 /// `&nbsp;`, which is read as a space (HTML habits are common in hand-written prompts, and a
-/// no-break space is a space to a listener; a literal U+00A0 is a space too). In plain text
-/// without a `<speak>` root a bare `&` is kept as a literal with a warning.
+/// no-break space is a space to a listener; a literal U+00A0 is a space too). In text with no
+/// tag at all an `&` that starts no known reference is an ampersand; in a fragment with tags
+/// but no `<speak>` root a bare `&` is kept as a literal with a warning.
+///
+/// `<audio src>` reads a WAV file through ``audioFiles`` (see ``AudioSourceLoader``); when it
+/// cannot be played, the element's content is spoken and a warning says why.
 ///
 /// White space: runs collapse to one space, segment ends are trimmed, and adjacent text with the
 /// same attributes is one segment. `<p>` and `<s>` give strong and medium pauses, never doubled
@@ -31,7 +38,7 @@ public import Foundation
 ///
 /// The parser is a small hand-written tokenizer rather than FoundationXML's `XMLParser`: it
 /// reports every position in the caller's own text, needs no namespace declaration for
-/// `amazon:`, refuses DTDs (so no entity-expansion bomb can start), and walks the document with
+/// `amazon:`, refuses DTDs with declarations (so no entity-expansion bomb can start), and walks the document with
 /// an explicit stack, so deep nesting costs no call stack.
 public struct SSMLParser: Sendable {
     /// The bounds enforced on input.
@@ -39,11 +46,14 @@ public struct SSMLParser: Sendable {
     /// Whether unknown and vendor elements, unknown attributes and unsupported values are errors
     /// instead of warnings. `amazon:effect name="drc"` is supported and accepted in both modes.
     public var isStrict: Bool
+    /// Where `<audio src>` files are found (a relative `src` is relative to its directory).
+    public var audioFiles: AudioSourceLoader
 
     /// Creates a parser.
-    public init(limits: Limits = .init(), isStrict: Bool = false) {
+    public init(limits: Limits = .init(), isStrict: Bool = false, audioFiles: AudioSourceLoader = .init()) {
         self.limits = limits
         self.isStrict = isStrict
+        self.audioFiles = audioFiles
     }
 
     /// Parses SSML (or plain text) into an utterance.
@@ -59,7 +69,7 @@ public struct SSMLParser: Sendable {
                 .limitExceeded, "input is \(size) bytes; the limit is \(limits.maxInputBytes) bytes",
                 at: SourceLocation(line: 1, column: 1))
         }
-        var reader = SSMLDocumentReader(text, limits: limits, isStrict: isStrict)
+        var reader = SSMLDocumentReader(text, limits: limits, isStrict: isStrict, audioLoader: audioFiles)
         return try reader.read()
     }
 

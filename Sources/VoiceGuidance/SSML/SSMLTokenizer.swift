@@ -21,7 +21,8 @@ enum SSMLToken: Sendable, Equatable {
 /// caller's text (1-based line and column, columns counted in Unicode scalars). It accepts
 /// elements, attributes in either quote style, the five XML entities, numeric character
 /// references, `&nbsp;`, CDATA sections, comments and processing instructions (skipped). It refuses
-/// document type declarations outright, so no entity can be declared and no expansion can blow up.
+/// every document type declaration but SSML's own (see ``DocumentType``), so no entity can be
+/// declared and no expansion can blow up.
 ///
 /// - Complexity: O(n) in the input length; every byte is looked at a bounded number of times.
 struct SSMLTokenizer {
@@ -33,11 +34,16 @@ struct SSMLTokenizer {
     private var firstTagName: String?
     /// Non-fatal findings not yet taken (a bare `&` in plain text).
     private var warnings: [SSMLDiagnostic] = []
+    /// The input has no tag (comments aside): it is plain text, where an `&` that does not start a known
+    /// reference is an ampersand ("Fish & Chips", "compile&flash", "AT&T;").
+    private let isPlainText: Bool
+    private var hasDocumentType = false
 
     init(_ text: String) {
         var bytes = Array(text.utf8)
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }  // byte order mark
         self.bytes = bytes
+        isPlainText = Self.hasNoTags(bytes)
     }
 
     /// Returns the warnings found since the last call, naming `element` as the one they are in.
@@ -59,6 +65,8 @@ struct SSMLTokenizer {
                 try skipComment()
             } else if matches("<![CDATA[") {
                 return try readCDATA()
+            } else if matches("<!DOCTYPE") {
+                try skipDocumentType()
             } else if matches("<!") {
                 let start = location
                 let isDTD =
@@ -166,6 +174,34 @@ struct SSMLTokenizer {
         throw SSMLError(.malformed, "CDATA section is never closed (missing ']]>')", at: start)
     }
 
+    /// Skips an SSML 1.0 `<!DOCTYPE speak …>` (see ``DocumentType``); anything else is an error.
+    private mutating func skipDocumentType() throws(SSMLError) {
+        let start = location
+        guard firstTagName == nil, !hasDocumentType else {
+            throw SSMLError(.malformed, "a DOCTYPE may only come once, before the root element", at: start)
+        }
+        hasDocumentType = true
+        advance(by: 9)
+        var body: [UInt8] = []
+        var quote: UInt8?
+        while index < bytes.count {
+            let byte = bytes[index]
+            if quote == nil, byte == UInt8(ascii: ">") { break }
+            if byte == quote {
+                quote = nil
+            } else if quote == nil, byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
+                quote = byte
+            }
+            body.append(byte)
+            advance()
+        }
+        if let problem = DocumentType.problem(body) { throw SSMLError(.malformed, problem, at: start) }
+        guard index < bytes.count else {
+            throw SSMLError(.malformed, "the DOCTYPE is never closed (missing '>')", at: start)
+        }
+        advance()
+    }
+
     private mutating func skipProcessingInstruction() throws(SSMLError) {
         let start = location
         advance(by: 2)
@@ -222,6 +258,10 @@ struct SSMLTokenizer {
             end += 1
         }
         let isTerminated = end < bytes.count && bytes[end] == UInt8(ascii: ";") && end > index + 1
+        if isPlainText, !isTerminated || !Self.isKnownReference(bytes[(index + 1)..<end]) {
+            advance()
+            return [UInt8(ascii: "&")]
+        }
         guard isTerminated else {
             let next = index + 1 < bytes.count ? bytes[index + 1] : 0x20
             let startsName = Self.isReferenceByte(next)
@@ -259,6 +299,14 @@ struct SSMLTokenizer {
         }
         advance(by: end + 1 - index)
         return decoded
+    }
+
+    /// Whether `name` (between `&` and `;`) is a reference this tokenizer decodes.
+    private static func isKnownReference(_ name: ArraySlice<UInt8>) -> Bool {
+        let text = String(decoding: name, as: UTF8.self)
+        return ["lt", "gt", "amp", "quot", "apos", "nbsp"].contains(text)
+            || (text.hasPrefix("#")
+                && (try? decodeCharacterReference(text, at: SourceLocation(line: 1, column: 1))) != nil)
     }
 
     private static func isReferenceByte(_ byte: UInt8) -> Bool {

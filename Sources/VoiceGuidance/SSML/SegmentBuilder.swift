@@ -98,6 +98,41 @@ struct SegmentBuilder {
         hasContent = true
     }
 
+    /// Adds a recorded sound (`<audio>` whose file could be read).
+    mutating func appendAudio(_ clip: AudioClip, at location: SourceLocation) throws(SSMLError) {
+        try flush()
+        try append(.audio(clip), soft: false, at: location)
+        hasContent = true
+        suppressesNextSoftPause = false
+    }
+
+    /// Shares `duration` seconds among the text segments from index `start` on, in proportion
+    /// to their length, after the pauses among them and the durations nested elements set.
+    /// Returns false (and changes nothing) when no time is left for the text.
+    mutating func distribute(duration: Double, from start: Int) -> Bool {
+        guard start < segments.count else { return true }
+        var taken = 0.0
+        var characters = 0
+        for segment in segments[start...] {
+            switch segment {
+            case .pause(let pause): taken += pause.seconds
+            case .audio(let clip): taken += clip.duration
+            case .text(let text):
+                if let fixed = text.prosody.duration { taken += fixed } else { characters += text.text.count }
+            case .mark: break
+            }
+        }
+        let left = duration - taken
+        guard characters > 0 else { return true }
+        guard left > 0 else { return false }
+        for index in start..<segments.count {
+            guard case .text(var text) = segments[index], text.prosody.duration == nil else { continue }
+            text.prosody.duration = left * Double(text.text.count) / Double(characters)
+            segments[index] = .text(text)
+        }
+        return true
+    }
+
     /// Adds a `<mark>`.
     mutating func appendMark(_ name: String, at location: SourceLocation) throws(SSMLError) {
         try flush()

@@ -10,11 +10,12 @@ struct TextAttributes: Sendable, Equatable {
     var phoneme: PhonemeSpec?
     var emphasis: EmphasisLevel?
     var isCompressed = false
+    var role: String?
 
     /// A segment with these attributes.
     func segment(text: String, location: SourceLocation?) -> TextSegment {
         TextSegment(
             text: text, prosody: prosody, language: language, voice: voice, sayAs: sayAs, phoneme: phoneme,
-            emphasis: emphasis, isCompressed: isCompressed, location: location)
+            emphasis: emphasis, isCompressed: isCompressed, role: role, location: location)
     }
 }

@@ -39,6 +39,8 @@ public enum Segment: Sendable, Equatable {
     case pause(Pause)
     /// A named position (`<mark name>`); the renderer reports its sample offset.
     case mark(String)
+    /// A recorded sound (`<audio src>`), played as it is, resampled to the voice's rate.
+    case audio(AudioClip)
 }
 
 /// A silence between segments.
@@ -94,6 +96,9 @@ public struct TextSegment: Sendable, Equatable {
     public var emphasis: EmphasisLevel?
     /// Inside `<amazon:effect name="drc">`: compress the dynamic range of these samples.
     public var isCompressed: Bool
+    /// The word's part of speech from `<w role>` / `<token role>` (`amazon:VBD`), which picks
+    /// the reading of a heteronym ("read" as /ɹɛd/).
+    public var role: String?
     /// The position in the SSML source where this text starts (1-based), for diagnostics.
     public var location: SourceLocation?
 
@@ -101,7 +106,7 @@ public struct TextSegment: Sendable, Equatable {
         text: String, prosody: Prosody = Prosody(), language: String? = nil,
         voice: VoiceRequest? = nil, sayAs: SayAs? = nil, phoneme: PhonemeSpec? = nil,
         espeakPhonemes: String? = nil, emphasis: EmphasisLevel? = nil, isCompressed: Bool = false,
-        location: SourceLocation? = nil
+        role: String? = nil, location: SourceLocation? = nil
     ) {
         self.text = text
         self.prosody = prosody
@@ -112,6 +117,7 @@ public struct TextSegment: Sendable, Equatable {
         self.espeakPhonemes = espeakPhonemes
         self.emphasis = emphasis
         self.isCompressed = isCompressed
+        self.role = role
         self.location = location
     }
 }
@@ -124,11 +130,15 @@ public struct Prosody: Sendable, Equatable {
     public var pitch: Double
     /// Gain in decibels added to the voice's volume; `-infinity` is `silent`.
     public var volumeDB: Double
+    /// How long this text should last when spoken, in seconds (`<prosody duration>`, shared
+    /// among the element's text segments by length); the renderer picks the rate that fits.
+    public var duration: Double?
 
-    public init(rate: Double = 1, pitch: Double = 1, volumeDB: Double = 0) {
+    public init(rate: Double = 1, pitch: Double = 1, volumeDB: Double = 0, duration: Double? = nil) {
         self.rate = rate
         self.pitch = pitch
         self.volumeDB = volumeDB
+        self.duration = duration
     }
 }
 
@@ -149,7 +159,7 @@ public struct SayAs: Sendable, Equatable {
 /// `number` is `cardinal`).
 public enum InterpretAs: String, Sendable, Equatable, CaseIterable {
     case characters, cardinal, ordinal, digits, fraction, unit, date, time, telephone, address,
-        expletive
+        expletive, currency
 }
 
 /// `<phoneme alphabet ph>`.
