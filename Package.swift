@@ -52,6 +52,7 @@ let package = Package(
             dependencies: [
                 "VoiceGuidance", "VoiceGuidanceTesting", "DriveSimulation", "ESpeakBackend", "ALSABackend", "CEspeakNG",
             ],
+            exclude: ["intelligibility.py"],
             swiftSettings: strict),
 
         .testTarget(

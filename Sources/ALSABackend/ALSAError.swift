@@ -1,4 +1,5 @@
 import Foundation
+public import VoiceGuidance
 
 /// A failed ALSA call: which device, which call, the error code by name and ALSA's own words.
 public struct ALSAError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -28,6 +29,9 @@ public struct ALSAError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     /// True for errors after which the device must be closed and opened again.
+    /// The status as the cause of one of the core's errors.
+    public var cause: ErrorCause { ErrorCause(library: "libasound", code: Int64(code.rawValue)) }
+
     public var needsReopen: Bool { code != .underrun && code != .suspended && code != .interrupted }
 
     public var description: String {

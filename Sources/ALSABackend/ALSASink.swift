@@ -113,7 +113,7 @@ public final class ALSASink: AudioSink {
                     allowsResampling: options.allowsResampling)
             } catch {
                 state.lastError = error
-                throw AudioSinkError(.unavailable, error.description)
+                throw AudioSinkError(.unavailable, error.description, cause: error.cause)
             }
             state.openCount += 1
             state.format = format
@@ -133,7 +133,7 @@ public final class ALSASink: AudioSink {
                 try pcm.write(samples)
             } catch {
                 fail(&state, error)
-                throw AudioSinkError(.writeFailed, error.description)
+                throw AudioSinkError(.writeFailed, error.description, cause: error.cause)
             }
         }
     }
@@ -145,7 +145,7 @@ public final class ALSASink: AudioSink {
                 try pcm.drain()
             } catch {
                 fail(&state, error)
-                throw AudioSinkError(.writeFailed, error.description)
+                throw AudioSinkError(.writeFailed, error.description, cause: error.cause)
             }
             state.pacer?.drain()
         }

@@ -187,7 +187,18 @@ struct ESpeakSession: Sendable {
                 }
             }
         }
-        if status == ENS_SPEECH_STOPPED { return false }
+        if status == ENS_SPEECH_STOPPED {
+            // A stopped synthesis leaves the rest of its clause in eSpeak's text reader, and the
+            // next call (a synthesis or a phoneme query) would begin with it ("Street" → "tee"):
+            // drain it with a synthesis whose audio goes nowhere (no user data: the callback
+            // drops it). espeak_Cancel does not clear it.
+            var empty = Array(" ".utf8CString)
+            _ = empty.withUnsafeMutableBufferPointer { buffer in
+                espeak_ng_Synthesize(
+                    buffer.baseAddress, buffer.count, 0, POS_CHARACTER, 0, UInt32(espeakCHARS_UTF8), nil, nil)
+            }
+            return false
+        }
         try check(status, doing: "synthesize speech")
         return true
     }

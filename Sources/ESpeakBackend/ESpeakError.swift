@@ -1,3 +1,5 @@
+public import VoiceGuidance
+
 /// An error status from libespeak-ng, with its readable message.
 ///
 /// The C type is `espeak_ng_STATUS`; `code` keeps its value so callers can match the common
@@ -31,4 +33,7 @@ public struct ESpeakError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     public var description: String { message }
+
+    /// The status as the cause of one of the core's errors.
+    public var cause: ErrorCause { ErrorCause(library: "libespeak-ng", code: Int64(code.rawValue)) }
 }

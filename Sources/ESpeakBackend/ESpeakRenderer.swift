@@ -5,7 +5,8 @@ public import VoiceGuidance
 /// Each text segment is spoken with its own voice, rate and pitch; pauses are silence written
 /// here, volume is a gain in decibels applied here with a limiter (eSpeak's own volume stays at
 /// 100, so nothing clips), and marks are placed between segments at exact sample offsets. The
-/// silence eSpeak puts before and after the speech is trimmed, so a prompt starts at once.
+/// silence eSpeak puts before the speech is trimmed, so a prompt starts at once; it ends with
+/// a short natural tail (`Silence.promptTail`, 100–200 ms).
 ///
 /// All instances share the one eSpeak NG engine of the process; renders from several threads
 /// take turns segment by segment. The handler runs while the engine is held, so it must not
@@ -32,12 +33,19 @@ public final class ESpeakRenderer: SpeechRenderer {
         do {
             engine = try ESpeakEngine.shared(dataPath: dataPath)
         } catch {
-            throw RenderError(.engineUnavailable, error.message)
+            throw RenderError(.engineUnavailable, error.message, cause: error.cause)
         }
     }
 
     /// The sample rate eSpeak NG makes (22,050 Hz).
     public var sampleRate: Int { engine.sampleRate }
+
+    /// eSpeak reads the utterance's structure (prosody, breaks, marks, languages) and its own
+    /// phoneme mnemonics.
+    public var accepts: RendererInput { [.ssml, .espeakPhonemes] }
+
+    /// eSpeak runs the normalisation stage itself, inside its two render halves.
+    public var normalizesInput: Bool { normalizesText }
 
     /// The voices installed with eSpeak NG (its own; MBROLA voices, which need the separate
     /// mbrola program, are not listed).
@@ -191,6 +199,7 @@ public final class ESpeakRenderer: SpeechRenderer {
                     output.endSpeech(keepTail: Self.nextIsSpeech(steps, after: index))
                 }
             }
+            output.finish()
             // The output holds the handler: it must not outlive this block.
             return RenderSummary(
                 sampleRate: rate, sampleCount: output.emitted, marks: output.marks, words: output.words,
@@ -238,9 +247,9 @@ public final class ESpeakRenderer: SpeechRenderer {
         }
     }
 
-    /// The utterance as it will be lowered: normalised in the voice's language unless turned off.
+    /// The utterance as it will be lowered: through the normalisation stage unless turned off.
     func prepared(_ utterance: Utterance, voice: VoiceProfile) -> Utterance {
-        normalizesText ? TextNormalizer(language: voice.locale).normalize(utterance) : utterance
+        normalizesText ? NormalizationStage().prepare(utterance, voice: voice, for: accepts) : utterance
     }
 
     /// Runs `body` with the engine held; eSpeak failures become `RenderError.Kind.synthesisFailed`.
@@ -248,7 +257,7 @@ public final class ESpeakRenderer: SpeechRenderer {
         do {
             return try engine.perform(body)
         } catch let error as ESpeakError {
-            throw RenderError(.synthesisFailed, error.message)
+            throw RenderError(.synthesisFailed, error.message, cause: error.cause)
         }
     }
 
@@ -266,8 +275,8 @@ public final class ESpeakRenderer: SpeechRenderer {
         } catch {
             throw RenderError(
                 .voiceNotFound,
-                "eSpeak NG voice '\(name)' cannot be used (\(error.message)); installed voices: \(resolver.summary())"
-            )
+                "eSpeak NG voice '\(name)' cannot be used (\(error.message)); installed voices: \(resolver.summary())",
+                cause: error.cause)
         }
     }
 

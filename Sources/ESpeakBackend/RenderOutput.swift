@@ -4,8 +4,11 @@ import VoiceGuidance
 ///
 /// For each text segment: the silence eSpeak puts before the speech is dropped; a trailing
 /// silent run is held back until more sound follows (then passed on) or the segment ends (then
-/// kept as the natural gap before another text segment, or dropped before a pause or the end);
+/// kept as the natural gap before another text segment, or dropped before a pause or the end,
+/// where `finish()` ends the prompt with that silence kept within `Silence.promptTail`);
 /// the segment's gain (with a limiter) is applied; word events become utterance sample offsets.
+/// Compression starts from the level of the render's first compressed speech: its first
+/// `primingWindow` (100 ms) is held until it has been made.
 /// Pauses and marks are written between segments. Everything goes to the handler as it is made,
 /// except a beeped segment (`say-as expletive`), which is held until its length is known.
 final class RenderOutput {
@@ -24,6 +27,11 @@ final class RenderOutput {
 
     /// Samples handed to the handler so far.
     private(set) var emitted = 0
+    /// How many of the samples handed on last are silent.
+    private var trailingSilence = 0
+    /// The length of the silence eSpeak made after the last text segment, when nothing was
+    /// written after it.
+    private var droppedTail = 0
     /// True once the handler asked to stop.
     private(set) var isStopped = false
     private(set) var words: [WordBoundary] = []
@@ -41,7 +49,11 @@ final class RenderOutput {
     private var wordIndex = 0
     private var outBuffer: [Int16] = []
     private var effect = Effect.none
+    private let compressor = DynamicRangeCompressor.speech
     private var compressorState = DynamicRangeCompressor.State()
+    /// The first compressed samples of the render, held until they set the compressor's
+    /// starting state; nil once it is set.
+    private var priming: [Int16]? = []
     private var beeped: [Int16] = []
 
     init(sampleRate: Int, handler: @escaping (RenderEvent) -> RenderControl) {
@@ -112,16 +124,30 @@ final class RenderOutput {
         } else if keepTail && !held.isEmpty {
             held.withUnsafeBufferPointer { gain.process($0, into: &outBuffer) }
         }
+        let tail = keepTail ? 0 : held.count
         held.removeAll(keepingCapacity: true)
         flushPendingWords()
         gain.flush(into: &outBuffer)
         emitSpeech(outBuffer)
+        if effect == .compressed { releasePriming() }
         if effect == .beep, !beeped.isEmpty {
             ExpletiveBeep.standard.apply(to: &beeped, range: 0..<beeped.count, sampleRate: sampleRate)
             emitAudio(beeped)
             beeped.removeAll(keepingCapacity: true)
         }
         effect = .none
+        droppedTail = tail
+    }
+
+    /// Ends the prompt with its natural trailing silence kept within `Silence.promptTail`:
+    /// the silence eSpeak made after the last words (or the pause written last), lengthened or
+    /// cut to the range.
+    func finish() {
+        guard !isStopped, emitted > 0 else { return }
+        let shortest = Silence.sampleCount(seconds: Silence.promptTail.lowerBound, sampleRate: sampleRate)
+        let longest = Silence.sampleCount(seconds: Silence.promptTail.upperBound, sampleRate: sampleRate)
+        let natural = trailingSilence + droppedTail
+        writeSilence(min(max(natural, shortest), longest) - trailingSilence)
     }
 
     /// Passes a text segment's samples on through its effect.
@@ -131,13 +157,32 @@ final class RenderOutput {
         case .none:
             emitAudio(samples)
         case .compressed:
+            if priming != nil {
+                priming?.append(contentsOf: samples)
+                if let held = priming, held.count >= compressor.primingSampleCount(sampleRate: sampleRate) {
+                    releasePriming()
+                }
+                return
+            }
             var compressed = samples
-            DynamicRangeCompressor.speech.process(
-                &compressed, sampleRate: sampleRate, state: &compressorState)
+            compressor.process(&compressed, sampleRate: sampleRate, state: &compressorState)
             emitAudio(compressed)
         case .beep:
             beeped.append(contentsOf: samples)
         }
+    }
+
+    /// Starts the compressor from the state the held first samples warrant (no onset boost) and
+    /// passes them on compressed. Holding them costs the time eSpeak takes to make
+    /// `primingWindow` of speech (a few milliseconds), not the window itself.
+    private func releasePriming() {
+        guard var held = priming, !held.isEmpty else { return }
+        priming = nil
+        compressorState = held.withUnsafeBufferPointer {
+            compressor.primedState(from: $0, sampleRate: sampleRate)
+        }
+        compressor.process(&held, sampleRate: sampleRate, state: &compressorState)
+        emitAudio(held)
     }
 
     /// Writes `count` samples of silence (a pause), in chunks so a stop takes effect quickly.
@@ -199,6 +244,9 @@ final class RenderOutput {
     private func emitAudio(_ samples: [Int16]) {
         guard !samples.isEmpty, !isStopped else { return }
         emitted += samples.count
+        droppedTail = 0
+        let silent = Silence.trailingCount(in: samples, threshold: threshold)
+        trailingSilence = silent == samples.count ? trailingSilence + silent : silent
         send(.audio(samples))
     }
 

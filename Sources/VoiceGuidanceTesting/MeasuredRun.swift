@@ -4,14 +4,13 @@ public import Foundation
     import Glibc
 #endif
 
-/// A child process run alone and measured by the kernel: its exit status and its own peak
-/// memory. The libc calls of this module live here.
+/// A child process run alone and measured: its exit status and its own peak memory.
 ///
-/// The peak is the child's `VmHWM` from `/proc/PID/status`, read every few milliseconds until it
-/// exits (the high-water mark only grows, so the last reading is the peak unless the child grew
-/// in its last milliseconds). `wait4`'s `ru_maxrss` is not used: Linux records the parent's
-/// resident size in it when the child execs from the parent's memory (posix_spawn and fork
-/// both), so a test process of 150 MB would see every child as at least 150 MB.
+/// The peak is the kernel's high-water mark of the child's resident memory (`VmHWM` in
+/// `/proc/PID/status`), read every few milliseconds until it exits; it is never more than the
+/// true peak. Not `wait4`'s `ru_maxrss`: `posix_spawn` starts the child with `vfork`, and Linux
+/// counts the parent's resident memory at the `exec` into the child's maximum. The libc calls of
+/// this module live here.
 public struct MeasuredRun: Sendable {
     /// Exit status (128 + signal when killed by one).
     public var status: Int32
@@ -39,26 +38,25 @@ public struct MeasuredRun: Sendable {
         guard started == 0 else {
             throw CocoaError(.executableLoad, userInfo: [NSFilePathErrorKey: executable.path])
         }
+        // posix_spawn returns after the child's exec: from here on its memory is its own.
         var status: Int32 = 0
         var peak = 0
         while true {
-            peak = max(peak, highWaterMark(of: pid) ?? 0)
+            peak = max(peak, highWaterMark(of: pid))
             let waited = waitpid(pid, &status, WNOHANG)
-            if waited == pid { break }
-            if waited < 0 && errno != EINTR { break }
-            usleep(2_000)
+            if waited == pid || (waited < 0 && errno != EINTR) { break }
+            usleep(5_000)
         }
         let exit = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
         return MeasuredRun(status: exit, maxResidentBytes: peak)
     }
 
-    /// The `VmHWM` line of `/proc/PID/status` in bytes, nil when the process has no memory (not
-    /// yet exec'd into its own, or already exiting).
-    static func highWaterMark(of pid: pid_t) -> Int? {
-        guard let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-            let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") })
-        else { return nil }
-        let kilobytes = line.split(separator: " ").dropFirst().first.flatMap { Int($0) }
-        return kilobytes.map { $0 * 1024 }
+    /// `VmHWM` of a running process in bytes (0 once it has exited).
+    private static func highWaterMark(of pid: pid_t) -> Int {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") })
+        else { return 0 }
+        let kilobytes = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).dropFirst().first
+        return (kilobytes.flatMap { Int($0) } ?? 0) * 1024
     }
 }

@@ -185,6 +185,14 @@ if sections.contains(1) {
     for entry in corpus {
         normaliseTimes.append(Statistics.time { _ = normalizer.normalize(entry.utterance) })
     }
+    var parseTimes: [Double] = []
+    for entry in corpus {
+        parseTimes.append(Statistics.time { _ = try? parser.parse(entry.ssml) })
+    }
+    report(
+        "SSMLParser alone per prompt p50 / p99",
+        "\(Statistics.us(Statistics.percentile(parseTimes, 50))) / \(Statistics.us(Statistics.percentile(parseTimes, 99)))"
+    )
     report(
         "TextNormalizer alone per prompt p50 / p99",
         "\(Statistics.us(Statistics.percentile(normaliseTimes, 50))) / \(Statistics.us(Statistics.percentile(normaliseTimes, 99)))"

@@ -20,7 +20,8 @@ enum DriveCommand: Command {
           --speed S          constant speed (50km/h, 30mph, 14m/s) or 'route' (each step's own
                              distance/duration); default route
           --gps-noise M      GPS error in meters (95% of fixes within M), seeded by --seed (default 1)
-          --voice ID         voice profile (default en-US); its phrase book words built prompts
+          --voice ID         voice profile (default: the one for the route's voiceLocale, else
+                             en-US); its phrase book words built prompts
           --units U          metric or imperial (default: the voice's)
           --no-server-instructions   ignore the route's voiceInstructions; build every prompt
           --engine E         espeak (default) or command:PROGRAM ARGS… (reads SSML or text on stdin,
@@ -40,15 +41,15 @@ enum DriveCommand: Command {
 
     static func run(_ arguments: inout CommandLineArguments) async throws -> Int32 {
         let catalog = try Voices.catalog()
-        var voice = try Voices.profile(&arguments)
+        let chosen = try Voices.chosenProfile(&arguments)
         let speed = try parseSpeed(try arguments.option("--speed") ?? "route")
         let noise = try arguments.number("--gps-noise", in: 0...1_000) ?? 0
         let seed = UInt64(try arguments.number("--seed", in: 0...1e15) ?? 1)
-        if let units = try arguments.option("--units") {
+        let units = try arguments.option("--units").map { units in
             guard let system = UnitSystem(rawValue: units) else {
                 throw UsageError("--units must be metric or imperial, not '\(units)'")
             }
-            voice.units = system
+            return system
         }
         let stripServer = arguments.flag("--no-server-instructions")
         let play = arguments.flag("--play")
@@ -63,6 +64,9 @@ enum DriveCommand: Command {
         if play && output != nil { throw UsageError("--play and --output cannot be combined; choose one") }
 
         let route = try RouteLoading.load(files[0])
+        let languages = try Voices.forRoute(route, chosen: chosen, catalog: catalog)
+        var voice = languages.profile
+        if let units { voice.units = units }
         let book: PhraseBook
         do {
             book = try PhraseBook.load(
@@ -70,7 +74,7 @@ enum DriveCommand: Command {
         } catch {
             throw CommandFailure("\(error)")
         }
-        let audio = PromptAudio(renderer: renderer, voice: voice)
+        let audio = PromptAudio(renderer: renderer, voice: voice, languages: languages, route: route)
         var sink: (any AudioSink)?
         if let output { sink = outputSink(output) }
         if let choice { sink = choice.sink }

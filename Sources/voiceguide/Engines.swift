@@ -14,14 +14,15 @@ enum Engines {
         }
     }
 
-    /// The renderer named by `--engine`: `espeak` (default) or `command:PROGRAM ARGS…`.
+    /// The renderer named by `--engine`: `espeak` (default) or `command:PROGRAM ARGS…`, behind
+    /// the normalisation stage (eSpeak runs it itself; a command gets normalised words).
     static func renderer(_ arguments: inout CommandLineArguments) throws -> any SpeechRenderer {
         let engine = try arguments.option("--engine") ?? "espeak"
         if engine == "espeak" { return try espeak() }
         if engine.hasPrefix("command:") {
             let command = String(engine.dropFirst("command:".count))
             do {
-                return try CommandRenderer(command: command, input: .ssml)
+                return NormalizingRenderer(try CommandRenderer(command: command, input: .ssml))
             } catch {
                 throw UsageError("--engine \(engine): \(error)")
             }

@@ -130,6 +130,27 @@ enum Voices {
         return try VoiceCatalog(directory: folder)
     }
 
+    /// The profile named by `--voice`, or nil when none is given.
+    static func chosenProfile(_ arguments: inout CommandLineArguments) throws -> VoiceProfile? {
+        guard let id = try arguments.option("--voice") else { return nil }
+        do {
+            return try catalog().profile(id: id)
+        } catch let error as VoiceCatalogError {
+            throw CommandFailure(error.message)
+        }
+    }
+
+    /// The voice for a route: `chosen`, else the route's `voiceLocale`'s (warnings on stderr).
+    static func forRoute(_ route: Route, chosen: VoiceProfile?, catalog: VoiceCatalog) throws -> RouteVoice {
+        do {
+            let voice = try RouteVoice.choose(for: route.voiceLocale, chosen: chosen, catalog: catalog)
+            for warning in voice.warnings { Console.error("warning: \(warning)") }
+            return voice
+        } catch let error as VoiceCatalogError {
+            throw CommandFailure(error.message)
+        }
+    }
+
     /// The profile named by `--voice`, else en-US.
     static func profile(_ arguments: inout CommandLineArguments) throws -> VoiceProfile {
         let id = try arguments.option("--voice") ?? "en-US"

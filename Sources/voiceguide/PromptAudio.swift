@@ -21,21 +21,39 @@ final class PromptAudio: Sendable {
     }
     private let store = Locked(Store())
 
-    init(renderer: any SpeechRenderer, voice: VoiceProfile) {
+    /// The route's languages: the server's instructions (`serverPrompts`, by SSML or text) and
+    /// ours are marked with their language when the voice speaks another.
+    private let languages: RouteVoice?
+    private let serverPrompts: Set<String>
+
+    init(renderer: any SpeechRenderer, voice: VoiceProfile, languages: RouteVoice? = nil, route: Route? = nil)
+    {
         self.renderer = renderer
         self.voice = voice
+        self.languages = languages
+        serverPrompts = Set(
+            (route?.legs ?? []).flatMap(\.steps).flatMap(\.voiceInstructions).map {
+                $0.ssmlAnnouncement ?? $0.announcement
+            })
     }
 
     /// How many renderings were made.
     var renderCount: Int { store.withLock { $0.renderCount } }
 
+    /// The utterance a prompt says: its SSML when that parses, else its text (the parse error is
+    /// reported); in its language.
+    func utterance(for instruction: SpokenInstruction) -> Utterance {
+        let (utterance, ssmlError) = instruction.utterance()
+        if let ssmlError { Console.error("warning: \(ssmlError)") }
+        let fromServer = serverPrompts.contains(instruction.ssml ?? instruction.text)
+        return languages?.utterance(utterance, fromServer: fromServer) ?? utterance
+    }
+
     /// The prompt's audio, rendered unless it is one of the last few.
     func audio(for instruction: SpokenInstruction) throws -> RenderedAudio {
         let key = PromptKey(instruction)
         if let cached = store.withLock({ $0.recent.first { $0.key == key }?.audio }) { return cached }
-        let (utterance, ssmlError) = instruction.utterance()
-        if let ssmlError { Console.error("warning: \(ssmlError)") }
-        let audio = try renderer.render(utterance, voice: voice)
+        let audio = try renderer.render(utterance(for: instruction), voice: voice)
         store.withLock { store in
             store.renderCount += 1
             store.lengths[key] = audio.duration

@@ -7,8 +7,8 @@ enum RenderCommand: Command {
     static let name = "render"
     static let summary = "render SSML or text to WAV files"
     static let usage = """
-        usage: voiceguide render [--voice ID] [--ssml | --text] [-o OUT.wav | --out-dir DIR] [--json]
-                                 (FILE... | - | "string")
+        usage: voiceguide render [--voice ID] [--ssml | --text] [--engine espeak|command:PROGRAM…]
+                                 [-o OUT.wav | --out-dir DIR] [--json] (FILE... | - | "string")
 
         Renders each input to a WAV file (mono 16-bit PCM). An input is a file, - for standard input,
         or the text itself. Without -o, each output is named after its input (input.wav) and written
@@ -17,6 +17,8 @@ enum RenderCommand: Command {
           --voice ID     voice profile from Voices/ (default en-US; see 'voiceguide voices')
           --ssml         read input as SSML (default: SSML when it looks like markup)
           --text         read input as plain text, markup and all
+          --engine E     espeak (default) or command:PROGRAM ARGS… (reads SSML on stdin, writes WAV
+                         on stdout); either gets the same normalised words
           -o, --output   the output file (one input only)
           --out-dir DIR  folder for the outputs (created if missing)
           --json         print one JSON object per output: path, sample_rate, samples,
@@ -31,6 +33,7 @@ enum RenderCommand: Command {
         let output = try arguments.option("-o", "--output")
         let outDir = try arguments.option("--out-dir")
         let json = arguments.flag("--json")
+        let engine = try Engines.renderer(&arguments)
         let inputs = try arguments.positionals()
         guard !inputs.isEmpty else { throw UsageError("nothing to render: give a FILE, - or a string") }
         if output != nil, inputs.count > 1 {
@@ -46,7 +49,7 @@ enum RenderCommand: Command {
                 throw CommandFailure("cannot create \(folder.path): \(error.localizedDescription)")
             }
         }
-        let renderer = try Engines.espeak()
+        let espeak = engine as? ESpeakRenderer
         var status = ExitStatus.success
         var usedNames: Set<String> = []
         // eSpeak synthesizes the next input on a thread of its own while this one finishes the
@@ -57,16 +60,25 @@ enum RenderCommand: Command {
                 Result { () throws -> Synthesized in
                     let input = try Input.read(argument)
                     let utterance = try reader.utterance(from: input)
-                    return Synthesized(
-                        input: input, utterance: utterance,
-                        synthesis: try renderer.synthesize(utterance, voice: voice))
+                    // eSpeak in two halves (see above); another engine whole, here.
+                    let synthesis: Synthesized.Audio =
+                        if let espeak {
+                            .espeak(try espeak.synthesize(utterance, voice: voice), espeak)
+                        } else {
+                            .whole(try engine.render(utterance, voice: voice))
+                        }
+                    return Synthesized(input: input, utterance: utterance, synthesis: synthesis)
                 }
             )
         } consume: { argument, result in
             do {
                 let synthesized = try result.get()
                 let input = synthesized.input
-                let audio = renderer.finish(synthesized.synthesis)
+                let audio =
+                    switch synthesized.synthesis {
+                    case .espeak(let synthesis, let espeak): espeak.finish(synthesis)
+                    case .whole(let audio): audio
+                    }
                 let url: URL
                 if let output {
                     url = URL(fileURLWithPath: output)
@@ -109,8 +121,13 @@ enum RenderCommand: Command {
 
     /// One input read, parsed and synthesized.
     struct Synthesized: Sendable {
+        /// eSpeak's first half, or another engine's whole audio.
+        enum Audio: Sendable {
+            case espeak(ESpeakSynthesis, ESpeakRenderer)
+            case whole(RenderedAudio)
+        }
         var input: Input
         var utterance: Utterance
-        var synthesis: ESpeakSynthesis
+        var synthesis: Audio
     }
 }

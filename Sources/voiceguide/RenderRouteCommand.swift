@@ -120,7 +120,8 @@ enum RenderRouteCommand: Command {
         let collector = Collector(
             manifest: Manifest(route: files[0], voice: voice.id, sampleRate: 22_050, prompts: []),
             all: all, kept: kept, copies: copies, folder: folder.path,
-            progress: Progress(total: all.count, done: kept.count, isShown: !quiet && Console.isErrorTerminal)
+            progress: RenderRouteProgress(
+                total: all.count, done: kept.count, isShown: !quiet && Console.isErrorTerminal)
         )
         if workers.isEmpty || todo.count < 2 {
             let renderer = try Engines.espeak()
@@ -396,11 +397,11 @@ enum RenderRouteCommand: Command {
         private let all: [Job]
         private let copies: [String: [Job]]
         private let folder: String
-        private let progress: Progress
+        private let progress: RenderRouteProgress
 
         init(
             manifest: Manifest, all: [Job], kept: [Int: Entry], copies: [String: [Job]], folder: String,
-            progress: Progress
+            progress: RenderRouteProgress
         ) {
             self.manifest = manifest
             self.all = all
@@ -476,7 +477,7 @@ enum RenderRouteCommand: Command {
 }
 
 /// A progress bar on stderr when it is a terminal.
-final class Progress: Sendable {
+final class RenderRouteProgress: Sendable {
     private let state: Locked<Int>
     private let total: Int
     private let isShown: Bool

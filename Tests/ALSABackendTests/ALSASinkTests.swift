@@ -18,6 +18,22 @@ func fileSize(_ url: URL) -> Int {
 @Suite(.serialized) struct ALSASinkTests {
     let environment = ALSATestEnvironment.shared
 
+    /// ALSA passes the sink conformance check a user's own sink can run.
+    @Test func theALSASinkConforms() throws {
+        _ = try environment.captureFile("conformance")
+        #expect(AudioSinkConformance.violations(of: ALSASink(device: "capture")) == [])
+    }
+
+    /// A device that cannot be opened is an error that keeps ALSA's own status code.
+    @Test func aMissingDeviceKeepsALSAsCode() throws {
+        let error = try #require(throws: AudioSinkError.self) {
+            try ALSASink(device: "nosuch").begin(AudioFormat(sampleRate: 22_050))
+        }
+        #expect(error.kind == .unavailable)
+        #expect(error.cause?.library == "libasound")
+        #expect((error.cause?.code ?? 0) != 0)
+    }
+
     @Test func capturedBytesEqualTheRenderedPCM() async throws {
         let file = try environment.captureFile("exact")
         let sink = ALSASink(device: "capture")

@@ -47,10 +47,35 @@ struct ESpeakRendererTests {
         #expect(abs(lead - 1.5) <= 0.015)
     }
 
-    @Test func speechStartsAndEndsAtOnce() throws {
+    @Test func speechStartsAtOnceAndEndsWithAShortTail() throws {
         let audio = try render([text("Turn left.")])
         #expect(AudioAnalysis.leadingSilence(audio.samples, sampleRate: rate) < 0.001)
-        #expect(AudioAnalysis.trailingSilence(audio.samples, sampleRate: rate) < 0.001)
+        let tail = AudioAnalysis.trailingSilence(audio.samples, sampleRate: rate)
+        #expect(Silence.promptTail.contains(tail), "tail \(tail) s")
+        #expect(audio.duration == Double(audio.samples.count) / Double(rate))
+    }
+
+    @Test func tailIsKeptAfterAShortPauseAndAMarkAndNotAddedToALongPause() throws {
+        let short = try render([text("Turn left."), .pause(.seconds(0.03))])
+        let shortTail = AudioAnalysis.trailingSilence(short.samples, sampleRate: rate)
+        #expect(Silence.promptTail.contains(shortTail), "tail \(shortTail) s")
+        let marked = try render([text("Turn left."), .mark("end")])
+        let markedTail = AudioAnalysis.trailingSilence(marked.samples, sampleRate: rate)
+        #expect(Silence.promptTail.contains(markedTail), "tail \(markedTail) s")
+        #expect(marked.marks.first.map { $0.sample < marked.samples.count } == true)
+        let long = try render([text("Turn left."), .pause(.seconds(1))])
+        let longTail = AudioAnalysis.trailingSilence(long.samples, sampleRate: rate)
+        #expect(abs(longTail - 1) <= 0.015, "a 1 s pause at the end stays 1 s: \(longTail) s")
+    }
+
+    @Test func tailCountsInTheLengthEvenWhenStreamed() throws {
+        var streamed = 0
+        let summary = try renderer.render(Utterance(text: "Keep right."), voice: english) { event in
+            if case .audio(let samples) = event { streamed += samples.count }
+            return .continue
+        }
+        #expect(streamed == summary.sampleCount)
+        #expect(Double(summary.sampleCount) / Double(rate) > Silence.promptTail.lowerBound + 0.3)
     }
 
     @Test func sixDecibelsRaiseLoudnessBySix() throws {
@@ -115,11 +140,14 @@ struct ESpeakRendererTests {
 
     @Test func marksAtStartAndEnd() throws {
         let audio = try render([.mark("start"), text("Turn left."), .mark("end")])
+        // The end mark is where the speech ends, before the prompt's silent tail.
+        let speechEnd = audio.samples.count - Silence.trailingCount(in: audio.samples)
+        #expect(audio.marks.map(\.name) == ["start", "end"])
+        #expect(audio.marks.first?.sample == 0)
+        let end = try #require(audio.marks.last?.sample)
         #expect(
-            audio.marks == [
-                MarkBoundary(name: "start", sample: 0),
-                MarkBoundary(name: "end", sample: audio.samples.count),
-            ])
+            end >= speechEnd && end - speechEnd <= rate / 1000, "end mark \(end), speech ends \(speechEnd)")
+        #expect(Silence.promptTail.contains(Double(audio.samples.count - end) / Double(rate)))
     }
 
     @Test func germanSegmentSwitchesVoiceAndBack() throws {
@@ -224,7 +252,7 @@ struct ESpeakRendererTests {
         // Later renders in one process differ in phase but not in sound or length.
         let again = try render([text(sentence)])
         #expect(AudioAnalysis.spectralSimilarity(again.samples, theirs) > 0.9)
-        #expect(abs(again.samples.count - theirs.count) < rate / 50)
+        #expect(abs(Silence.trimmed(again.samples).count - theirs.count) < rate / 50)
     }
 
     @Test func missingDataIsAnErrorNotAnExit() throws {
@@ -443,7 +471,8 @@ struct ESpeakRendererTests {
             let audio = try renderer.render(Utterance(text: text), voice: english)
             #expect(audio.duration > 0.3, "\(text)")
             #expect(AudioAnalysis.leadingSilence(audio.samples, sampleRate: rate) == 0, "\(text)")
-            #expect(AudioAnalysis.trailingSilence(audio.samples, sampleRate: rate) == 0, "\(text)")
+            let tail = AudioAnalysis.trailingSilence(audio.samples, sampleRate: rate)
+            #expect(Silence.promptTail.contains(tail), "\(text): tail \(tail) s")
             #expect(!audio.words.isEmpty && audio.words.map(\.sample) == audio.words.map(\.sample).sorted())
             #expect(audio.words.allSatisfy { $0.sample < audio.samples.count }, "\(text)")
         }

@@ -81,3 +81,10 @@ struct ESpeakSynthesisTests {
         }
     }
 }
+
+/// eSpeak NG passes the renderer conformance check a user's own engine can run.
+@Suite(.serialized) struct ESpeakConformanceTests {
+    @Test func theESpeakRendererConforms() throws {
+        #expect(SpeechRendererConformance.violations(of: try ESpeakRenderer()) == [])
+    }
+}

@@ -297,8 +297,9 @@ struct ManualDrive {
         #expect(drive.prompts(step: 1).contains { $0.tier == .final })
     }
 
-    /// Cost per update (the goal is 2 µs in a release build; a debug build is several times slower).
-    @Test func updatesAreCheap() throws {
+    /// A long route fed exact progress decides something for every maneuver (its cost per update
+    /// is measured by `make bench`, not here).
+    @Test func aLongRouteGetsItsPrompts() throws {
         let route = RoutingSupport.route(
             Array(repeating: (ManeuverType.turn, ManeuverModifier.left, 900.0), count: 200) + [
                 (.arrive, nil, 300)
@@ -320,16 +321,8 @@ struct ManualDrive {
                     speed: 25))
             time += 1
         }
-        let clock = ContinuousClock()
         var said = 0
-        let elapsed = clock.measure {
-            for update in progress { said += scheduler.update(update).count }
-        }
-        let micro =
-            Double(elapsed.components.attoseconds) / 1e12 / Double(progress.count)
-            + Double(elapsed.components.seconds) * 1e6 / Double(progress.count)
-        print("SCHEDULER \(progress.count) updates, \(said) decisions, \(micro) µs per update")
+        for update in progress { said += scheduler.update(update).count }
         #expect(said >= 400)
-        #expect(micro < 1_000, "a sanity bound against pathological cost; the goal is checked by make bench")
     }
 }

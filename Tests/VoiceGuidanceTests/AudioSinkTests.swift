@@ -74,8 +74,8 @@ import VoiceGuidanceTesting
         #expect(sink.delay > 0 && sink.delay <= 0.071)
         try sink.finish()
         let elapsed = ContinuousClock.now - start
-        // Pacing makes it take at least the audio's length; the upper bound only catches a hang.
-        #expect(elapsed >= .milliseconds(295) && elapsed < .seconds(5))
+        // Pacing makes it take at least the audio's length (a lower bound: load cannot break it).
+        #expect(elapsed >= .milliseconds(295))
     }
 
     @Test func writingBeforeBeginIsAnError() {

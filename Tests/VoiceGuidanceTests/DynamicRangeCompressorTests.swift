@@ -108,7 +108,11 @@ private func burstSignal(loudDB: Double, quietDB: Double, seconds: Int, sampleRa
         var whole = input
         DynamicRangeCompressor.speech.process(&whole, sampleRate: sampleRate)
         var streamed: [Int16] = []
-        var state = DynamicRangeCompressor.State()
+        // A stream starts from the state its first 100 ms warrant, as the whole segment does.
+        let lead = DynamicRangeCompressor.speech.primingSampleCount(sampleRate: sampleRate)
+        var state = input[..<lead].withUnsafeBufferPointer {
+            DynamicRangeCompressor.speech.primedState(from: $0, sampleRate: sampleRate)
+        }
         var start = 0
         var chunkSize = 317
         while start < input.count {
@@ -129,6 +133,35 @@ private func burstSignal(loudDB: Double, quietDB: Double, seconds: Int, sampleRa
         var fresh = Array(input[sampleRate / 2..<(sampleRate / 2 + 1024)])
         DynamicRangeCompressor.speech.process(&fresh, sampleRate: sampleRate)
         #expect(fresh != Array(whole[sampleRate / 2..<(sampleRate / 2 + 1024)]))
+    }
+
+    @Test func firstBurstGetsTheGainOfTheBurstsAfterIt() {
+        let input = burstSignal(loudDB: -6, quietDB: -6, seconds: 1, sampleRate: sampleRate)
+        var output = input
+        DynamicRangeCompressor.speech.process(&output, sampleRate: sampleRate)
+        func gainDB(_ range: Range<Int>) -> Double {
+            AudioLevel.rmsDB(output[range]) - AudioLevel.rmsDB(input[range])
+        }
+        let burst = sampleRate * 40 / 1000
+        let period = sampleRate * 60 / 1000
+        let first = gainDB(0..<burst / 2)
+        let later = (5..<15).map { gainDB($0 * period..<$0 * period + burst) }
+        // A compressor with no history would raise the first 20 ms by about 10 dB.
+        #expect(first <= later.max()! + 0.5, "first burst \(first) dB, later \(later) dB")
+        #expect(first >= later.min()! - 3, "first burst \(first) dB, later \(later) dB")
+        var fresh = input
+        var state = DynamicRangeCompressor.State()
+        DynamicRangeCompressor.speech.process(&fresh, sampleRate: sampleRate, state: &state)
+        let unprimed = AudioLevel.rmsDB(fresh[0..<burst / 2]) - AudioLevel.rmsDB(input[0..<burst / 2])
+        #expect(unprimed > later.max()! + 3, "without priming the onset is boosted: \(unprimed) dB")
+    }
+
+    @Test func primedStateOfSilenceIsTheFreshState() {
+        let silence = [Int16](repeating: 0, count: 4_000)
+        let state = silence.withUnsafeBufferPointer {
+            DynamicRangeCompressor.speech.primedState(from: $0, sampleRate: sampleRate)
+        }
+        #expect(state == DynamicRangeCompressor.State())
     }
 
     @Test func gainComputerFollowsRatioAboveTheKnee() {

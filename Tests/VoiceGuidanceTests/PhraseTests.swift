@@ -252,6 +252,26 @@ import VoiceGuidance
         }
     }
 
+    /// Decoded with a plain `JSONDecoder` (not `PhraseBook.decode`), a book without a required
+    /// phrase is a decoding error naming it, not a crash later in `PhraseBuilder`.
+    @Test func aPlainlyDecodedBookIsCheckedToo() throws {
+        let json = try String(
+            contentsOf: RoutingSupport.phrasesFolder.appendingPathComponent("en.json"), encoding: .utf8
+        ).replacingOccurrences(of: "\"arrive.approach\"", with: "\"arrive.later\"")
+        #expect {
+            _ = try JSONDecoder().decode(PhraseBook.self, from: Data(json.utf8))
+        } throws: { error in
+            guard let error = error as? DecodingError else { return false }
+            return describe(error).contains("maneuvers.arrive.approach")
+        }
+        var book = try RoutingSupport.builder("en").book
+        book.maneuvers["arrive.approach"] = nil
+        let builder = PhraseBuilder(book: book, units: .metric)
+        let arrive = RouteStep(maneuver: Maneuver(type: .arrive), distance: 0, duration: 0)
+        let distance = try #require(builder.distance(400))
+        #expect(!builder.approachText(for: arrive, distance: distance, wording: .long).isEmpty)
+    }
+
     @Test func everyLanguageHasEveryRequiredPhrase() throws {
         for language in ["en", "fr", "de", "es"] {
             let book = try PhraseBook.load(directory: RoutingSupport.phrasesFolder, language: language)

@@ -22,6 +22,21 @@ import VoiceGuidanceTesting
             ])
     }
 
+    /// Any engine gets its utterances through the normalisation stage: a renderer of our own
+    /// receives "I-280" and a say-as date as words, and no eSpeak phonemes (it does not take them).
+    @Test func aUsersRendererReceivesNormalisedUtterances() async throws {
+        let renderer = RecordingRenderer()
+        let synthesizer = SpeechSynthesizer(renderer: renderer, sink: MemorySink())
+        let ssml =
+            #"<speak>Take I-280 North on <say-as interpret-as="date" format="mdy">12/01/2026</say-as>, <phoneme alphabet="ipa" ph="ˈhaʊstən">Houston</phoneme></speak>"#
+        await synthesizer.speak(SpokenInstruction(text: "Take I-280 North", ssml: ssml))
+        let utterance = try #require(renderer.utterances.first)
+        #expect(utterance.plainText.contains("I two eighty North"))
+        #expect(utterance.plainText.contains("December first, twenty twenty-six"))
+        #expect(utterance.plainText.contains("Houston"))
+        for case .text(let segment) in utterance.segments { #expect(segment.espeakPhonemes == nil) }
+    }
+
     @Test func interruptingMidPromptFadesTheTailAndReportsIt() async throws {
         let sink = MemorySink(pacesToRealTime: true)
         let synthesizer = SpeechSynthesizer(renderer: RecordingRenderer(), sink: sink)

@@ -27,6 +27,37 @@ import VoiceGuidanceTesting
         #expect(captured.dropFirst(rendered.count).allSatisfy { $0 == 0 })
     }
 
+    /// Normalisation is a stage every engine gets: a command engine (one that records its stdin,
+    /// then speaks it with espeak-ng) receives "I-280" and a say-as date as the very words the
+    /// linked engine speaks (`explain` lists those), in speak, render and drive alike.
+    @Test(arguments: ["speak", "render"])
+    func aCommandEngineReceivesTheNormalisedWords(command: String) throws {
+        let folder = try CommandRunner.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let record = folder.appendingPathComponent("stdin.txt")
+        let engine = "command:sh -c 'tee \(record.path) | espeak-ng -m --stdout'"
+        let ssml =
+            #"<speak>Take I-280 North. Arrive on <say-as interpret-as="date" format="mdy">12/01/2026</say-as>.</speak>"#
+        let out = folder.appendingPathComponent("out.wav")
+        let flag = command == "speak" ? "--output" : "-o"
+        let result = try cli.run([command, "--engine", engine, flag, out.path, ssml])
+        #expect(result.status == 0, "\(result.stderr)")
+        let received = try String(contentsOf: record, encoding: .utf8)
+        let explained = try cli.run(["explain", "--json", ssml])
+        let calls = try #require(
+            (try JSONSerialization.jsonObject(with: Data(explained.stdout.utf8)) as? [String: Any])?[
+                "espeak_calls"]
+                as? [String])
+        func words(_ text: String) -> [String] {
+            text.replacingOccurrences(of: "<[^>]*>", with: " ", options: .regularExpression)
+                .split(whereSeparator: { $0.isWhitespace || $0 == "." || $0 == "," }).map(String.init)
+        }
+        #expect(words(received) == words(calls.joined(separator: " ")))
+        #expect(words(received).contains("eighty") && words(received).contains("December"))
+        #expect(!received.contains("280") && !received.contains("12/01"))
+        #expect(try WAVFile.read(from: out).duration > 1)
+    }
+
     @Test func speakToAFileWritesTheSameAudio() throws {
         let folder = try CommandRunner.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

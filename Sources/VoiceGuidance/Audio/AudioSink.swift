@@ -71,10 +71,13 @@ public struct AudioSinkError: Error, Sendable, Equatable, CustomStringConvertibl
     }
     public var kind: Kind
     public var message: String
+    /// The library error it comes from, if any (eSpeak NG's or ALSA's status code).
+    public var cause: ErrorCause?
 
-    public init(_ kind: Kind, _ message: String) {
+    public init(_ kind: Kind, _ message: String, cause: ErrorCause? = nil) {
         self.kind = kind
         self.message = message
+        self.cause = cause
     }
 
     public var description: String { message }

@@ -3,7 +3,9 @@ public import Foundation
 /// The words of one language for building instructions: maneuvers, templates, distance units.
 ///
 /// Phrase books live as JSON in `Voices/phrases/<language>.json`. Every template is written in
-/// lower case at its start; the builder capitalizes the first letter of each sentence.
+/// lower case at its start; the builder capitalizes the first letter of each sentence. A book is
+/// checked whenever it is decoded (by any `Decoder`): every required maneuver phrase, at least one
+/// ordinal and the eight compass directions must be there, so `PhraseBuilder` never meets a gap.
 public struct PhraseBook: Sendable, Equatable, Codable {
     /// Language code (`en`).
     public var language: String
@@ -62,6 +64,48 @@ public struct PhraseBook: Sendable, Equatable, Codable {
         "arrive.approach",
     ]
 
+    enum CodingKeys: String, CodingKey {
+        case language, decimalSeparator, distances, ordinals, directions, templates, maneuvers
+    }
+
+    /// Decodes a book and checks it (see the type's description).
+    ///
+    /// - Throws: `DecodingError` naming the field that is wrong or missing.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        language = try container.decode(String.self, forKey: .language)
+        decimalSeparator = try container.decode(String.self, forKey: .decimalSeparator)
+        distances = try container.decode(DistanceWords.self, forKey: .distances)
+        ordinals = try container.decode([String].self, forKey: .ordinals)
+        directions = try container.decode([String].self, forKey: .directions)
+        templates = try container.decode(Templates.self, forKey: .templates)
+        maneuvers = try container.decode([String: String].self, forKey: .maneuvers)
+        for key in Self.requiredManeuverKeys where maneuvers[key] == nil {
+            throw DecodingError.keyNotFound(
+                PhraseKey(stringValue: key),
+                DecodingError.Context(
+                    codingPath: container.codingPath + [CodingKeys.maneuvers],
+                    debugDescription: "required phrase is missing"))
+        }
+        if ordinals.isEmpty {
+            throw DecodingError.dataCorruptedError(
+                forKey: .ordinals, in: container, debugDescription: "at least one ordinal is needed")
+        }
+        if directions.count != 8 {
+            throw DecodingError.dataCorruptedError(
+                forKey: .directions, in: container,
+                debugDescription: "expected 8 compass directions, found \(directions.count)")
+        }
+    }
+
+    /// A maneuver key, for errors that name it.
+    private struct PhraseKey: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
     /// Reads `<directory>/<language>.json`.
     ///
     /// - Parameters:
@@ -94,16 +138,6 @@ public struct PhraseBook: Sendable, Equatable, Codable {
             throw PhraseBookError(message: "\(name): \(describe(error))")
         } catch {
             throw PhraseBookError(message: "\(name): \(error.localizedDescription)")
-        }
-        for key in requiredManeuverKeys where book.maneuvers[key] == nil {
-            throw PhraseBookError(message: "\(name): maneuvers.\(key): required phrase is missing")
-        }
-        if book.ordinals.isEmpty {
-            throw PhraseBookError(message: "\(name): ordinals: at least one ordinal is needed")
-        }
-        if book.directions.count != 8 {
-            throw PhraseBookError(
-                message: "\(name): directions: expected 8 compass directions, found \(book.directions.count)")
         }
         return book
     }

@@ -17,6 +17,12 @@ public struct PhraseBuilder: Sendable {
         self.units = units
     }
 
+    /// A maneuver phrase every decoded book has (`PhraseBook.requiredManeuverKeys`); a book
+    /// edited after decoding that lacks it gets the key itself spoken, never a crash.
+    private func required(_ key: String) -> String {
+        book.maneuvers[key] ?? key
+    }
+
     // MARK: Distances
 
     /// The nearest sayable distance and its words, or nil when `meters` is too small to say.
@@ -78,12 +84,12 @@ public struct PhraseBuilder: Sendable {
             if let exit = maneuver.exit, exit > 0 {
                 let ordinal = exit <= book.ordinals.count ? book.ordinals[exit - 1] : "\(exit)."
                 if kind == "rotary", let name = step.rotaryName, !name.isEmpty, wording == .long {
-                    phrase = fill(book.maneuvers["rotary.named"]!, ["rotary": name, "ordinal": ordinal])
+                    phrase = fill(required("rotary.named"), ["rotary": name, "ordinal": ordinal])
                 } else {
-                    phrase = fill(book.maneuvers[kind]!, ["ordinal": ordinal])
+                    phrase = fill(required(kind), ["ordinal": ordinal])
                 }
             } else {
-                phrase = book.maneuvers["roundabout.noExit"]!
+                phrase = required("roundabout.noExit")
             }
         } else {
             let lookupType = (maneuver.type == .newName || maneuver.type == .notification) ? "continue" : type
@@ -93,7 +99,7 @@ public struct PhraseBuilder: Sendable {
                 ?? (modifier == "uturn" ? book.maneuvers["turn.uturn"] : nil)
                 ?? book.maneuvers[lookupType]
                 ?? modifier.flatMap { book.maneuvers["turn.\($0)"] }
-                ?? book.maneuvers["continue"]!
+                ?? required("continue")
         }
         guard wording == .long else { return phrase }
         let road = roadName(of: step)
@@ -145,7 +151,7 @@ public struct PhraseBuilder: Sendable {
     ) -> String {
         var phrase: String
         if step.maneuver.type == .arrive {
-            phrase = book.maneuvers["arrive.approach"]!
+            phrase = required("arrive.approach")
         } else {
             phrase = maneuverPhrase(for: step, wording: wording)
         }

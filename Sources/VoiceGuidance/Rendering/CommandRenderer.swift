@@ -28,6 +28,9 @@ public struct CommandRenderer: SpeechRenderer {
     /// What goes to standard input.
     public let input: Input
     public let sampleRate: Int
+    /// SSML when the program reads SSML; plain words otherwise. Either way the words are
+    /// normalised first (`NormalizingRenderer`).
+    public var accepts: RendererInput { input == .ssml ? .ssml : [] }
     /// Longest run time in seconds before the program is killed.
     public let timeout: Double
 

@@ -7,6 +7,14 @@ public protocol SpeechRenderer: Sendable {
     /// The sample rate of everything this renderer makes, in hertz.
     var sampleRate: Int { get }
 
+    /// What the engine takes besides plain words (default: nothing, it gets plain words); the
+    /// normalisation stage lowers the rest (see `NormalizationStage`).
+    var accepts: RendererInput { get }
+
+    /// True when the engine runs the normalisation stage itself (eSpeak); false (the default)
+    /// when it expects normalised utterances, as `NormalizingRenderer` hands them.
+    var normalizesInput: Bool { get }
+
     /// Renders `utterance` in `voice`, streaming events to `handler`.
     ///
     /// - Parameters:
@@ -111,6 +119,9 @@ public struct RenderedAudio: Sendable, Equatable {
 }
 
 extension SpeechRenderer {
+    public var accepts: RendererInput { [] }
+    public var normalizesInput: Bool { false }
+
     /// Renders the whole utterance into memory.
     public func render(_ utterance: Utterance, voice: VoiceProfile) throws -> RenderedAudio {
         var samples: [Int16] = []
@@ -138,10 +149,13 @@ public struct RenderError: Error, Sendable, Equatable, CustomStringConvertible {
     }
     public var kind: Kind
     public var message: String
+    /// The library error it comes from, if any (eSpeak NG's or ALSA's status code).
+    public var cause: ErrorCause?
 
-    public init(_ kind: Kind, _ message: String) {
+    public init(_ kind: Kind, _ message: String, cause: ErrorCause? = nil) {
         self.kind = kind
         self.message = message
+        self.cause = cause
     }
 
     public var description: String { message }

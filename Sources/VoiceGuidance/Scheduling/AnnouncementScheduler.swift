@@ -35,12 +35,8 @@ public struct AnnouncementScheduler {
     private var states: [ManeuverState]
 
     // The vehicle.
+    private var vehicle = VehicleEstimate()
     private var target = 0
-    private var hasFix = false
-    private var position = 0.0
-    private var speedEstimate = 0.0
-    private var lastTime = -Double.infinity
-    private var lastAccuracy = 0.0
     private var lastDistance = 0.0
 
     // The speech.
@@ -100,39 +96,20 @@ public struct AnnouncementScheduler {
     /// Updates with indices outside the route, a distance or time that is not a finite number, or a
     /// time before the last one, are ignored.
     public mutating func update(_ progress: RouteProgress) -> [AnnouncementDecision] {
-        guard progress.time.isFinite, progress.time >= lastTime || !hasFix,
+        guard progress.time.isFinite, progress.time >= vehicle.lastTime || !vehicle.hasFix,
             progress.distanceRemaining.isFinite,
             let global = plan.globalStep(leg: progress.legIndex, step: progress.stepIndex)
         else { return [] }
         let time = progress.time
-        let interval = hasFix ? min(max(time - lastTime, 0), 2) : 1
+        let interval = vehicle.hasFix ? min(max(time - vehicle.lastTime, 0), 2) : 1
         let stepLength = plan.stepLength[global]
         let remaining = min(max(progress.distanceRemaining, 0), stepLength)
         let fix = plan.stepStart[global] + stepLength - remaining
         var measuredSpeed = plan.stepSpeed[global]
         if let speed = progress.speed, speed.isFinite, speed >= 0 { measuredSpeed = speed }
         let accuracy = progress.horizontalAccuracy.flatMap { $0.isFinite && $0 > 0 ? $0 : nil } ?? 0
-        lastAccuracy = accuracy
-
-        if !hasFix {
-            position = fix
-            speedEstimate = measuredSpeed
-            hasFix = true
-        } else {
-            let predicted = position + measuredSpeed * interval
-            let innovation = fix - predicted
-            if abs(innovation) > timing.jumpThreshold + 3 * accuracy || accuracy <= 3 {
-                position = fix
-            } else {
-                position = predicted + timing.fixWeight * innovation
-            }
-            if measuredSpeed >= speedEstimate {
-                speedEstimate = measuredSpeed
-            } else {
-                speedEstimate = max(measuredSpeed, speedEstimate - timing.speedDecay * interval)
-            }
-        }
-        lastTime = time
+        vehicle.take(
+            fix: fix, speed: measuredSpeed, accuracy: accuracy, at: time, interval: interval, timing: timing)
 
         var decisions: [AnnouncementDecision] = []
         let reported = plan.nextPoint[global]
@@ -142,7 +119,7 @@ public struct AnnouncementScheduler {
             serviceCustom(time: time, into: &decisions)
             return decisions
         }
-        let distance = max(0, plan.points[target].position - position)
+        let distance = max(0, plan.points[target].position - vehicle.position)
         lastDistance = distance
         evaluate(time: time, distance: distance, halfStep: interval / 2, into: &decisions)
         serviceCustom(time: time, into: &decisions)
@@ -173,27 +150,28 @@ public struct AnnouncementScheduler {
     ///
     /// Does not change what is still due. Returns nothing while a final prompt is being said.
     public mutating func repeatInstruction(at time: Double) -> [AnnouncementDecision] {
-        guard target < plan.points.count, hasFix else { return [] }
+        guard target < plan.points.count, vehicle.hasFix else { return [] }
         if let speaking = current, time < busyUntil, speaking.tier.isFinal { return [] }
         let speed = usableSpeed
-        let distance = max(0, lastDistance - speed * max(0, time - lastTime))
+        let distance = max(0, lastDistance - speed * max(0, time - vehicle.lastTime))
         let timeLeft = distance / speed
         let step = stepOf(target)
         let tier: PromptTier = step.maneuver.type == .arrive ? .arrival : .final
         var prompt: ScheduledPrompt
-        let heard = distance - speed * (timing.outputLatency + 0.5)
-        if timeLeft > leadOf(target) + finalDuration(target, .long) + timing.outputLatency + 3,
+        let heard = distance - speed * (timing.outputLatency + timing.repeatHeardDelay)
+        if timeLeft > leadOf(target) + finalDuration(target, .long) + timing.outputLatency
+            + timing.finalLookahead,
             let spoken = phrases.distance(heard)
         {
             let text = phrases.approachText(for: step, distance: spoken, wording: .long)
-            let instruction = SpokenInstruction(text: text, distanceAlongStep: distance)
+            let instruction = SpokenInstruction(text: text, distanceRemainingOnStep: distance)
             prompt = makePrompt(
                 instruction, tier: .approach, index: target, time: time, distance: distance,
                 spokenDistance: spoken.meters, wording: .long, fromServer: false, then: false)
         } else {
             let text = phrases.finalText(for: step, wording: .short)
             prompt = makePrompt(
-                SpokenInstruction(text: text, distanceAlongStep: distance), tier: tier, index: target,
+                SpokenInstruction(text: text, distanceRemainingOnStep: distance), tier: tier, index: target,
                 time: time,
                 distance: distance, spokenDistance: nil, wording: .short, fromServer: false, then: false)
         }
@@ -215,10 +193,11 @@ public struct AnnouncementScheduler {
         plan = ManeuverPlan(route: newRoute)
         states = Array(repeating: ManeuverState(), count: plan.points.count)
         target = 0
-        hasFix = false
+        vehicle.hasFix = false
         guard !states.isEmpty else { return }
         states[0].continueDone = true
-        if let oldState, let oldStep, Self.sameManeuver(oldStep, stepOf(0)) {
+        if let oldState, let oldStep, oldStep.isSameManeuver(as: stepOf(0), within: timing.sameManeuverRadius)
+        {
             var carried = oldState
             carried.texts = nil
             carried.thenTexts = nil
@@ -229,7 +208,7 @@ public struct AnnouncementScheduler {
 
     // MARK: Evaluation
 
-    private var usableSpeed: Double { max(speedEstimate, timing.speedFloor) }
+    private var usableSpeed: Double { max(vehicle.speed, timing.speedFloor) }
 
     private mutating func advance(
         to newTarget: Int, time: Double, into decisions: inout [AnnouncementDecision]
@@ -270,13 +249,13 @@ public struct AnnouncementScheduler {
         let speed = usableSpeed
         let timeLeft = distance / speed
         let latency = timing.outputLatency
-        let lead = leadOf(index) + timing.gpsMarginFactor * lastAccuracy / speed
+        let lead = leadOf(index) + timing.gpsMarginFactor * vehicle.accuracy / speed
         let finalLong = finalDuration(index, .long)
         let busy = current != nil && time < busyUntil
         let silentLongEnough = time >= busyUntil + timing.minimumGap
 
         // Final (or arrival).
-        if timeLeft <= lead + finalLong + latency + halfStep + 3 {
+        if timeLeft <= lead + finalLong + latency + halfStep + timing.finalLookahead {
             let combine = shouldCombine(index, speed: speed)
             let texts = combine ? thenTexts(index) : finalTexts(index)
             if timeLeft <= lead + texts.longDuration + latency + halfStep {
@@ -328,8 +307,8 @@ public struct AnnouncementScheduler {
             min(
                 max(timing.approachLead, timing.approachDistance.lowerBound / speed),
                 timing.approachDistance.upperBound / speed),
-            finalStart + timing.minimumGap + 0.5)
-        let approachEstimate = finalLong + 1.2
+            finalStart + timing.minimumGap + timing.approachExtraGap)
+        let approachEstimate = finalLong + timing.approachExtraLength
 
         // Approach.
         if !state.approachDone {
@@ -354,13 +333,15 @@ public struct AnnouncementScheduler {
         // leaving a slow street speeds up).
         let planSpeed = max(speed, plan.stepSpeed[plan.legOffset[point.legIndex] + point.stepIndex - 1])
         // At most two prompts (approach, final) for a maneuver close behind the previous one.
-        let isClose = (point.position - point.previousPosition) / planSpeed < 30
+        let isClose = (point.position - point.previousPosition) / planSpeed < timing.closeManeuverTime
 
         // Continue (after a maneuver, or the depart prompt).
         if !state.continueDone {
-            let driven = position - point.previousPosition
-            let latest = max(speed * 20, 200)
-            if driven > latest || (driven > max(speed * timing.continueWindow, 60) && !state.continueWaiting)
+            let driven = vehicle.position - point.previousPosition
+            let latest = max(speed * timing.continueLatestTime, timing.continueLatestDistance)
+            if driven > latest
+                || (driven > max(speed * timing.continueWindow, timing.continueWindowDistance)
+                    && !state.continueWaiting)
             {
                 states[index].continueDone = true
             } else if driven < 0 {
@@ -368,7 +349,8 @@ public struct AnnouncementScheduler {
             } else if point.followsDepart || (distance / planSpeed >= timing.continueMinimumTime && !isClose)
             {
                 let willApproach =
-                    !state.approachDone && approachEnd * speed >= timing.approachDistance.lowerBound * 0.9
+                    !state.approachDone
+                    && approachEnd * speed >= timing.approachDistance.lowerBound * timing.distanceBoundSlack
                 let nextStart = willApproach ? approachStart : finalStart
                 let result = sayContinue(
                     index, time: time, distance: distance, speed: speed,
@@ -416,11 +398,12 @@ public struct AnnouncementScheduler {
         let timeLeft = distance / speed
         let step = stepOf(index)
         let next: RouteStep? = shouldCombine(index, speed: speed) ? stepOf(index + 1) : nil
-        var offset = 0.6
+        var offset = timing.distanceHeardGuess
         var built: (text: String, spoken: SpokenDistance, heard: Double, duration: Double, offset: Double)?
         for _ in 0..<2 {
             let heard = distance - speed * (latency + offset)
-            guard heard >= minimumDistance * 0.9, let spoken = phrases.distance(heard) else {
+            guard heard >= minimumDistance * timing.distanceBoundSlack, let spoken = phrases.distance(heard)
+            else {
                 drop(index, tier: tier, reason: .noRoom, time: time, into: &decisions)
                 return .skipped
             }
@@ -462,7 +445,7 @@ public struct AnnouncementScheduler {
             if canWait { return .notYet }
         }
         var prompt = makePrompt(
-            SpokenInstruction(text: chosen.text, distanceAlongStep: distance), tier: tier, index: index,
+            SpokenInstruction(text: chosen.text, distanceRemainingOnStep: distance), tier: tier, index: index,
             time: time, distance: distance, spokenDistance: chosen.spoken.meters, wording: wording,
             fromServer: false, then: next != nil, duration: chosen.duration)
         prompt.predictedEndBeforeManeuver = timeLeft - chosen.duration - latency
@@ -507,7 +490,7 @@ public struct AnnouncementScheduler {
                 ))
         } else {
             for wording in Wording.allCases {
-                var offset = 2.0
+                var offset = timing.continueDistanceHeardGuess
                 for pass in 0..<2 {
                     let heard = distance - speed * (latency + offset)
                     guard let spoken = phrases.distance(heard),
@@ -572,7 +555,7 @@ public struct AnnouncementScheduler {
         // Never start an app prompt that would still be heard when a final prompt is due.
         if target < plan.points.count, !states[target].finalDone, !states[target].mentionedInFinal {
             let speed = usableSpeed
-            let distance = max(0, lastDistance - speed * max(0, time - lastTime))
+            let distance = max(0, lastDistance - speed * max(0, time - vehicle.lastTime))
             let finalStart =
                 leadOf(target) + finalDuration(target, .long) + timing.outputLatency
             if distance / speed - duration - timing.outputLatency - timing.minimumGap < finalStart { return }
@@ -703,51 +686,11 @@ public struct AnnouncementScheduler {
         let length = phrase.count
         return duration * (Double(before) + Double(length) / 2) / Double(text.count)
     }
-
-    static func sameManeuver(_ a: RouteStep, _ b: RouteStep) -> Bool {
-        guard a.maneuver.type == b.maneuver.type, a.maneuver.modifier == b.maneuver.modifier else {
-            return false
-        }
-        let p = a.maneuver.location
-        let q = b.maneuver.location
-        if p.count >= 2, q.count >= 2 {
-            let metersPerDegree = 111_320.0
-            let dx = (p[0] - q[0]) * metersPerDegree * cos(p[1] * .pi / 180)
-            let dy = (p[1] - q[1]) * metersPerDegree
-            return (dx * dx + dy * dy).squareRoot() <= 30
-        }
-        return a.name == b.name
-    }
-}
-
-/// The fixed wordings of a maneuver's final prompt, with their lengths.
-struct ManeuverTexts {
-    var long: SpokenInstruction
-    var short: SpokenInstruction
-    var longDuration: Double
-    var shortDuration: Double
-    var longIsServer: Bool
-}
-
-/// What has been said (or given up) for one maneuver; only ever moves forward.
-struct ManeuverState {
-    var continueDone = false
-    var continueSpoken = false
-    var continueWaiting = false
-    var prepareDone = false
-    var approachDone = false
-    var finalDone = false
-    var mentionedInApproach = false
-    var mentionedInFinal = false
-    var lastSpokenDistance = Double.infinity
-    var waitStart = Double.nan
-    var texts: ManeuverTexts?
-    var thenTexts: ManeuverTexts?
 }
 
 extension SpokenInstruction {
     /// A copy with a new identity (each time a prompt is said it is a new prompt).
     func withFreshID(_ distance: Double) -> SpokenInstruction {
-        SpokenInstruction(text: text, ssml: ssml, distanceAlongStep: distance)
+        SpokenInstruction(text: text, ssml: ssml, distanceRemainingOnStep: distance)
     }
 }

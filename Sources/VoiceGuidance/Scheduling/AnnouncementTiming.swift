@@ -54,6 +54,39 @@ public struct AnnouncementTiming: Sendable, Equatable {
     /// A fix further than this from the prediction (plus 3 × accuracy) is taken as it is.
     public var jumpThreshold: Double = 25
 
+    /// A fix whose accuracy is this good (meters) or better is taken as it is.
+    public var exactFixAccuracy: Double = 3
+    /// A fix is taken as it is when it is further from the prediction than `jumpThreshold` plus
+    /// this many times its accuracy.
+    public var jumpAccuracyFactor: Double = 3
+    /// The final prompt is looked at (its texts built and measured) this many seconds before it
+    /// is due; a repeat says a distance only with this much room before the final.
+    public var finalLookahead: Double = 3
+    /// A maneuver less than this many seconds after the previous one gets at most two prompts
+    /// (approach and final, or continue and final).
+    public var closeManeuverTime: Double = 30
+    /// First guess of when the distance is heard in a distance prompt, seconds after its start.
+    public var distanceHeardGuess: Double = 0.6
+    /// …and in a continue prompt ("Continue for 5 kilometers" says it at the end).
+    public var continueDistanceHeardGuess: Double = 2
+    /// An approach prompt is expected to take this many seconds more than the final.
+    public var approachExtraLength: Double = 1.2
+    /// An approach ends at least this long (beyond `minimumGap`) before the final starts.
+    public var approachExtraGap: Double = 0.5
+    /// A continue prompt is given no later than this many seconds…
+    public var continueLatestTime: Double = 20
+    /// …or meters after the maneuver, whichever is further…
+    public var continueLatestDistance: Double = 200
+    /// …and, unless it is waiting for a rounder number, no further than `continueWindow` seconds
+    /// or this many meters.
+    public var continueWindowDistance: Double = 60
+    /// A repeated prompt's distance is the one heard this many seconds after the output latency.
+    public var repeatHeardDelay: Double = 0.5
+    /// A distance down to this share of a tier's lower bound still counts as in the tier.
+    public var distanceBoundSlack: Double = 0.9
+    /// After a reroute, a maneuver of the same kind within this many meters is the same one.
+    public var sameManeuverRadius: Double = 30
+
     /// Estimated length of a prompt not rendered yet: this many seconds…
     public var estimatedPromptBase: Double = 0.15
     /// …plus this many per character of its text (eSpeak NG at its default rate).

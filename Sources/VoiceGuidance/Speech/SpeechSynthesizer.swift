@@ -68,7 +68,8 @@ public final class SpeechSynthesizer: SpeechSynthesizing {
     /// How long the playback thread waits for the next prompt before it exits.
     private static let idleTimeout = 2.0
 
-    /// The engine that makes the audio.
+    /// The engine that makes the audio, behind the normalisation stage (`NormalizingRenderer`)
+    /// unless it runs the stage itself.
     public let renderer: any SpeechRenderer
     /// Where the audio goes.
     public let sink: any AudioSink
@@ -96,7 +97,7 @@ public final class SpeechSynthesizer: SpeechSynthesizing {
         voices: [VoiceProfile] = [], parseSSML: SSMLParsing? = { try SSMLParser().parse($0) },
         configuration: Configuration = Configuration()
     ) {
-        self.renderer = renderer
+        self.renderer = NormalizingRenderer.wrap(renderer)
         self.sink = sink
         self.voices = voices
         self.parseSSML = parseSSML

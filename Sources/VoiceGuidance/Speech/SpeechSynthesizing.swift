@@ -9,13 +9,13 @@ public struct SpokenInstruction: Sendable, Hashable, Identifiable {
     /// The SSML (`ssmlAnnouncement`), if any.
     public var ssml: String?
     /// Distance in meters remaining to the step's end when the prompt is due (`distanceAlongGeometry`).
-    public var distanceAlongStep: Double
+    public var distanceRemainingOnStep: Double
 
-    public init(id: UUID = UUID(), text: String, ssml: String? = nil, distanceAlongStep: Double = 0) {
+    public init(id: UUID = UUID(), text: String, ssml: String? = nil, distanceRemainingOnStep: Double = 0) {
         self.id = id
         self.text = text
         self.ssml = ssml
-        self.distanceAlongStep = distanceAlongStep
+        self.distanceRemainingOnStep = distanceRemainingOnStep
     }
 }
 

@@ -31,11 +31,14 @@ public struct DynamicRangeCompressor: Sendable, Equatable {
     public var limiterLookahead: Double
     /// How long the limiter takes to recover full gain, in seconds.
     public var limiterRelease: Double
+    /// How much of the start of a stream sets the state it starts from, in seconds
+    /// (`primedState(from:sampleRate:)`).
+    public var primingWindow: Double
 
     public init(
         thresholdDB: Double, ratio: Double, kneeWidthDB: Double = 6, attack: Double, release: Double,
         makeupGainDB: Double, ceilingDB: Double = -1, limiterLookahead: Double = 0.002,
-        limiterRelease: Double = 0.05
+        limiterRelease: Double = 0.05, primingWindow: Double = 0.1
     ) {
         self.thresholdDB = thresholdDB
         self.ratio = max(1, ratio)
@@ -46,24 +49,30 @@ public struct DynamicRangeCompressor: Sendable, Equatable {
         self.ceilingDB = min(0, ceilingDB)
         self.limiterLookahead = max(0, limiterLookahead)
         self.limiterRelease = max(0.0001, limiterRelease)
+        self.primingWindow = max(0, primingWindow)
     }
 
-    /// Values tuned for eSpeak NG speech heard over road noise.
+    /// Values tuned for eSpeak NG speech heard over road noise, and for being understood.
     ///
     /// eSpeak's voices peak near −0.5 dBFS with 50 ms RMS levels spread from about −37 dBFS
-    /// (10th percentile) to −16 dBFS (90th). A −40 dBFS threshold at 3:1 with a 6 dB knee
+    /// (10th percentile) to −16 dBFS (90th). A −40 dBFS threshold at 2:1 with a 6 dB knee
     /// works on nearly all of that range, so quiet syllables come up against loud ones
-    /// (measured: a prompt with one half 24 dB quieter goes from a 35 dB to a 21 dB loudness
-    /// range); 5 ms attack catches the onset of a stressed vowel, 100 ms release (in dB) follows
-    /// syllables without pumping; +14 dB make-up brings the result back to the original
-    /// loudness of the loud parts; the limiter holds peaks at −1 dBFS.
+    /// (measured: a prompt with one half 24 dB quieter goes from a 35 dB to a 25 dB loudness
+    /// range); a 40 ms level detector with a 20 ms attack follows syllables, not single
+    /// phonemes or pitch periods, and a 100 ms release (in dB) follows them without pumping;
+    /// +11 dB make-up brings the result back to the original loudness of the loud parts; the
+    /// limiter holds peaks at −1 dBFS.
+    ///
+    /// Heard by a speech recogniser (`make bench`, section 6; 200 corpus prompts), compressing
+    /// phoneme by phoneme costs words: 3:1 with a 10 ms detector and 5 ms attack scored a word
+    /// error rate of 0.362, the same renders uncompressed 0.324; these values score 0.325.
     public static let speech = DynamicRangeCompressor(
-        thresholdDB: -40, ratio: 3, kneeWidthDB: 6, attack: 0.005, release: 0.1, makeupGainDB: 14,
+        thresholdDB: -40, ratio: 2, kneeWidthDB: 6, attack: 0.02, release: 0.1, makeupGainDB: 11,
         ceilingDB: -1, limiterLookahead: 0.002, limiterRelease: 0.05)
 
     /// The time constant of the RMS level measurement, in seconds (shorter than a syllable,
-    /// longer than a pitch period).
-    static let rmsWindow = 0.01
+    /// longer than a phoneme, so the gain does not follow the voice's pitch or its consonants).
+    static let rmsWindow = 0.04
 
     /// The gain in dB the gain computer applies at an input level (before make-up).
     public func gainReductionDB(atLevel level: Double) -> Double {
@@ -86,11 +95,49 @@ public struct DynamicRangeCompressor: Sendable, Equatable {
         public init() {}
     }
 
-    /// Compresses `samples` in place (mono, `sampleRate` Hz), a whole segment at once.
+    /// Compresses `samples` in place (mono, `sampleRate` Hz), a whole segment at once, starting
+    /// from the state its first `primingWindow` warrants (`primedState(from:sampleRate:)`).
     /// - Complexity: O(n).
     public func process(_ samples: inout [Int16], sampleRate: Int) {
-        var state = State()
+        let lead = min(samples.count, primingSampleCount(sampleRate: sampleRate))
+        var state = samples[..<lead].withUnsafeBufferPointer { primedState(from: $0, sampleRate: sampleRate) }
         process(&samples, sampleRate: sampleRate, state: &state)
+    }
+
+    /// How much of the start of a stream sets its starting state, in samples at `sampleRate`.
+    public func primingSampleCount(sampleRate: Int) -> Int {
+        Silence.sampleCount(seconds: primingWindow, sampleRate: sampleRate)
+    }
+
+    /// The state to start a stream from when it begins with `lead`: the detector and the gain as
+    /// they are at the loudest moment of `lead` (the most gain reduction), as if the compressor
+    /// had been running on this speech already.
+    ///
+    /// A compressor with no history has no gain reduction: it raised the first 20 ms of every
+    /// corpus prompt by a median 10.8 dB over what the rest of the prompt got, loud enough to
+    /// distort the first syllable. Started from the lead's loudest state, the gain then only
+    /// rises as the 100 ms release allows, so the onset is never louder than the speech after it.
+    /// A silent or empty `lead` gives `State()`.
+    /// - Complexity: O(n).
+    public func primedState(from lead: UnsafeBufferPointer<Int16>, sampleRate: Int) -> State {
+        var running = State()
+        var loudest = State()
+        guard sampleRate > 0 else { return loudest }
+        // Twice over: the second pass starts from the level the first one reached, as if this
+        // speech had been going on (the detector and the attack need longer than a short lead).
+        for _ in 0..<2 {
+            var first = 0
+            while first < lead.count {
+                let last = min(first + Self.controlBlock, lead.count)
+                _ = forEachBlock(
+                    of: UnsafeBufferPointer(rebasing: lead[first..<last]), sampleRate: sampleRate,
+                    state: &running
+                ) { _, _, _, _ in true }
+                if running.gainDB < loudest.gainDB { loudest = running }
+                first = last
+            }
+        }
+        return loudest
     }
 
     /// Compresses one chunk of a stream in place, continuing from `state` and updating it, so

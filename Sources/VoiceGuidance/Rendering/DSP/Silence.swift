@@ -6,6 +6,12 @@ public enum Silence {
     /// The default largest absolute value that still counts as silence.
     public static let defaultThreshold: Int16 = 64
 
+    /// The silence a rendered prompt ends with, in seconds: the speech's own trailing silence
+    /// kept within this range. Amplifiers and Bluetooth links that close as soon as the sound
+    /// stops cut the last word of a prompt that ends at once; a tail as long as a short clause
+    /// pause keeps it, and counts in the prompt's length (and so in the scheduler's timing).
+    public static let promptTail: ClosedRange<Double> = 0.1...0.2
+
     /// Whether one sample is silent.
     @inline(__always)
     public static func isSilent(_ sample: Int16, threshold: Int16 = defaultThreshold) -> Bool {
