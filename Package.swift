@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "ESpeakBackend", targets: ["ESpeakBackend"]),
         .library(name: "ALSABackend", targets: ["ALSABackend"]),
         .library(name: "DriveSimulation", targets: ["DriveSimulation"]),
+        .library(name: "PulseBackend", targets: ["PulseBackend"]),
         .executable(name: "voiceguide", targets: ["voiceguide"]),
     ],
     targets: [
@@ -32,14 +33,19 @@ let package = Package(
         .systemLibrary(
             name: "CALSA", pkgConfig: "alsa",
             providers: [.apt(["libasound2-dev"])]),
+        .systemLibrary(
+            // No pkgConfig: libpulse.pc's -D_REENTRANT -pthread are flags SwiftPM refuses (a warning).
+            name: "CPulse", providers: [.apt(["libpulse-dev"])]),
 
         // Backends: the only code that calls C.
         .target(name: "ESpeakBackend", dependencies: ["VoiceGuidance", "CEspeakNG"], swiftSettings: strict),
         .target(name: "ALSABackend", dependencies: ["VoiceGuidance", "CALSA"], swiftSettings: strict),
+        .target(name: "PulseBackend", dependencies: ["VoiceGuidance", "CPulse"], swiftSettings: strict),
 
         // The command line and the benchmarks.
         .executableTarget(
-            name: "voiceguide", dependencies: ["VoiceGuidance", "DriveSimulation", "ESpeakBackend", "ALSABackend"],
+            name: "voiceguide",
+            dependencies: ["VoiceGuidance", "DriveSimulation", "ESpeakBackend", "ALSABackend", "PulseBackend"],
             swiftSettings: strict),
         .executableTarget(
             name: "voiceguide-bench",
@@ -59,6 +65,10 @@ let package = Package(
         .testTarget(
             name: "ALSABackendTests",
             dependencies: ["ALSABackend", "ESpeakBackend", "VoiceGuidance", "VoiceGuidanceTesting"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "PulseBackendTests",
+            dependencies: ["PulseBackend", "ESpeakBackend", "VoiceGuidance", "VoiceGuidanceTesting"],
             swiftSettings: strict),
         .testTarget(
             name: "VoiceguideCLITests", dependencies: ["VoiceGuidance", "VoiceGuidanceTesting"],

@@ -166,6 +166,12 @@ public final class ALSASink: AudioSink {
         }
     }
 
+    /// The buffer ALSA granted (what `snd_pcm_delay` reports while a prompt plays), or the
+    /// buffer asked for before the device was first opened.
+    public var outputLatency: Double {
+        configuration?.bufferTime ?? options.bufferTime
+    }
+
     public var delay: Double {
         state.withLock { state in
             if let pacer = state.pacer { return pacer.delay }

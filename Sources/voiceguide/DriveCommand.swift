@@ -1,4 +1,3 @@
-import ALSABackend
 import DriveSimulation
 import Foundation
 import VoiceGuidance
@@ -12,7 +11,8 @@ enum DriveCommand: Command {
                                 [--voice ID] [--units metric|imperial] [--no-server-instructions]
                                 [--engine espeak|command:PROGRAM…]
                                 [--trace FILE | --motion constant|realistic]
-                                [--play [--device NAME] [--speedup N] | --output drive.wav] [--json]
+                                [--play [--sink KIND] [--device NAME] [--role ROLE] [--speedup N]
+                                 | --output drive.wav] [--lead-in MS] [--json]
 
         Drives the route on a simulated clock (progress updates once a second; the vehicle leaves
         at time 0 and never stops) through the VoiceController an app uses, with prompt lengths
@@ -27,8 +27,12 @@ enum DriveCommand: Command {
           --no-server-instructions   ignore the route's voiceInstructions; build every prompt
           --engine E         espeak (default) or command:PROGRAM ARGS… (reads SSML or text on stdin,
                              writes WAV on stdout), as for speak
-          --play             play the drive through ALSA as it goes (--speedup N: silences N× shorter);
-                             the device is opened first
+          --play             play the drive as it goes (--speedup N: silences N× shorter) through the
+                             sound server or ALSA, chosen as for speak (--sink, --device, --role,
+                             --server); the device is opened first and its latency is planned with
+          --lead-in MS       silence before each prompt (0–10000 ms, default 0) so that an amplifier
+                             or a Bluetooth link that sleeps does not swallow the first word; it
+                             counts in the timing, so prompts still end in their window
           --output FILE      stream the drive's audio, each prompt at its time, to a WAV file (RF64
                              past 4 GiB)
           --json             one JSON object per line: each prompt, then the summary
@@ -56,9 +60,10 @@ enum DriveCommand: Command {
         }
         let stripServer = arguments.flag("--no-server-instructions")
         let play = arguments.flag("--play")
-        let device = try arguments.option("--device") ?? "default"
+        let leadIn = (try arguments.number("--lead-in", in: 0...10_000) ?? 0) / 1000
         let speedup = try arguments.number("--speedup", in: 0.1...1_000) ?? 1
         let output = try arguments.option("--output", "-o")
+        let choice = play ? try SinkChoice.parse(&arguments) : nil
         let json = arguments.flag("--json")
         let trace = try arguments.option("--trace")
         let motion = try arguments.option("--motion") ?? "constant"
@@ -93,17 +98,20 @@ enum DriveCommand: Command {
         }
         var sink: (any AudioSink)?
         if let output { sink = outputSink(output) }
-        if play { sink = ALSASink(device: device) }
+        if let choice { sink = choice.sink }
         let track = try sink.map { sink in
             let track = DriveAudioTrack(
                 sink: sink, sampleRate: renderer.sampleRate, timeScale: play ? speedup : 1,
                 audioOf: { try audio.audio(for: $0) })
-            try openTrack(track, device: play ? device : nil)
+            try openTrack(track, choice: choice)
             return track
         }
+        let latency = OutputLatency(sink: choice?.sink, leadIn: leadIn)
+        var timing = AnnouncementTiming()
+        timing.outputLatency = latency.total
         let simulator = DriveSimulator(
             route: route, phrases: PhraseBuilder(book: book, units: voice.units), speed: speed,
-            gpsNoise: noise, seed: seed, usesServerInstructions: !stripServer,
+            gpsNoise: noise, seed: seed, timing: timing, usesServerInstructions: !stripServer,
             durationOf: { audio.duration(of: $0) })
         let timeline: DriveTimeline
         do {
@@ -114,7 +122,7 @@ enum DriveCommand: Command {
             try sink?.close()
         } catch {
             try? sink?.close()
-            throw audioFailure(error, device: play ? device : nil)
+            throw audioFailure(error, choice: choice)
         }
 
         if json {
@@ -122,6 +130,7 @@ enum DriveCommand: Command {
             print(try DriveJSON.line(DriveJSON.Summary(summary: timeline.summary)))
         } else {
             printTable(timeline, route: route)
+            print(latency.description)
             if let output { print("wrote \(output)") }
         }
         return ExitStatus.success
@@ -134,21 +143,20 @@ enum DriveCommand: Command {
 
     /// Opens the track's sink before the drive, so that a missing device or an unwritable file
     /// is reported at once.
-    private static func openTrack(_ track: DriveAudioTrack, device: String?) throws {
+    private static func openTrack(_ track: DriveAudioTrack, choice: SinkChoice?) throws {
         do {
             try track.begin()
         } catch {
             try? track.sink.close()
-            throw audioFailure(error, device: device)
+            throw audioFailure(error, choice: choice)
         }
     }
 
     /// The command's error for an audio device or file that failed.
-    private static func audioFailure(_ error: any Error, device: String?) -> any Error {
+    private static func audioFailure(_ error: any Error, choice: SinkChoice?) -> any Error {
         guard error is AudioSinkError || error is WAVError else { return error }
-        if let device {
-            return CommandFailure(
-                "\(error)\n  \(Engines.deviceAdvice(device))", status: ExitStatus.unavailable)
+        if let choice {
+            return CommandFailure("\(error)\n  \(choice.advice)", status: ExitStatus.unavailable)
         }
         return CommandFailure("\(error)")
     }
@@ -203,6 +211,30 @@ enum DriveCommand: Command {
             late: \(summary.late), overlaps: \(summary.overlaps), stale: \(summary.stale), \
             repeats: \(summary.repeats), most prompts for one maneuver: \(summary.maxPromptsPerManeuver)
             """)
+    }
+}
+
+/// The output latency a drive is planned with: the playing sink's own (or the model's default
+/// when nothing plays in real time), plus the lead-in.
+struct OutputLatency: CustomStringConvertible {
+    var device: Double
+    var source: String
+    var leadIn: Double
+
+    init(sink: (any AudioSink)?, leadIn: Double) {
+        if let sink {
+            (device, source) = (sink.outputLatency, sink.name)
+        } else {
+            (device, source) = (AnnouncementTiming().outputLatency, "the timing model's default")
+        }
+        self.leadIn = leadIn
+    }
+
+    /// What the scheduler counts between `speak` and the first word heard.
+    var total: Double { device + leadIn }
+
+    var description: String {
+        String(format: "output latency: %.3f s (%@) + lead-in %.3f s = %.3f s", device, source, leadIn, total)
     }
 }
 

@@ -1,34 +1,55 @@
-import ALSABackend
 import Foundation
 import VoiceGuidance
 
 /// `voiceguide speak`: play one prompt through ALSA (or into a WAV file).
 enum SpeakCommand: Command {
     static let name = "speak"
-    static let summary = "speak SSML or text through an ALSA device"
+    static let summary = "speak SSML or text through the sound server or an ALSA device"
     static let usage = """
-        usage: voiceguide speak [--device NAME] [--voice ID] [--engine espeak|command:…] [--volume dB]
-                                [--output FILE.wav] [--ssml | --text] (FILE | - | "string")
+        usage: voiceguide speak [--sink pulse|alsa|wav|null] [--device NAME] [--role ROLE] [--voice ID]
+                                [--engine espeak|command:…] [--volume dB] [--output FILE.wav]
+                                [--lead-in MS] [--speed 90km/h] [--chime prompt|reroute] [--verbose]
+                                [--ssml | --text]
+                                (FILE | - | "string")
 
-        Plays the prompt as it is rendered (streaming) and returns when it has been heard.
+        Plays the prompt as it is rendered (streaming) and returns when it has been heard. Through
+        the sound server the prompt is a stream with media.role=navigation, so music ducks under it.
 
-          --device NAME   ALSA PCM name: default, plughw:CARD=X,DEV=0, file:'/tmp/x.raw',raw, or any
-                          name in your ALSA configuration (see 'voiceguide devices'); default: default
+        \(SinkChoice.help)
+          --lead-in MS    silence before the prompt (0–10000 ms), for outputs that wake up slowly
+          --chime C       a short synthesized sound first, at the voice's loudness: prompt (two
+                          notes rising) or reroute (three falling)
+          --speed S       the car's speed (90km/h, 55mph, 25m/s): louder along the voice's speed
+                          curve (default 0 dB to 50 km/h, +6 dB from 110 km/h), never clipping
+          --verbose       say on stderr which output was chosen and why
           --voice ID      voice profile from Voices/ (default en-US)
           --engine E      espeak (default), or command:PROGRAM ARGS… — a program that reads SSML on
                           stdin and writes a WAV file on stdout (e.g. command:espeak-ng -m --stdout)
           --volume dB     output gain in decibels, -60 to +24 (with a limiter; never clips)
-          --output FILE   write the prompt to a WAV file instead of playing it
 
         Exit status: 0 spoken, 1 the prompt failed, 64 usage, 69 the audio device failed.
         """
 
     static func run(_ arguments: inout CommandLineArguments) async throws -> Int32 {
         let catalog = try Voices.catalog()
-        let voice = try Voices.profile(&arguments)
-        let device = try arguments.option("--device") ?? "default"
-        let output = try arguments.option("--output", "-o")
+        var voice = try Voices.profile(&arguments)
+        if let speed = try arguments.option("--speed") {
+            guard case .constant(let metersPerSecond) = try DriveCommand.parseSpeed(speed) else {
+                throw UsageError("--speed needs a speed like 90km/h, not '\(speed)'")
+            }
+            voice = voice.atSpeed(metersPerSecond)
+        }
+        let verbose = arguments.flag("--verbose", "-v")
+        let output = try SinkChoice.parse(&arguments)
         let volume = try arguments.number("--volume", in: -60...24) ?? 0
+        let leadIn = (try arguments.number("--lead-in", in: 0...10_000) ?? 0) / 1000
+        let chimeName = try arguments.option("--chime")
+        let chime = try chimeName.map { name in
+            guard let kind = Chime.Kind(rawValue: name) else {
+                throw UsageError("--chime must be prompt or reroute, not '\(name)'")
+            }
+            return kind
+        }
         let reader = UtteranceReader(mode: try InputMode.from(&arguments))
         let renderer = try Engines.renderer(&arguments)
         let inputs = try arguments.positionals()
@@ -42,15 +63,19 @@ enum SpeakCommand: Command {
         let instruction = SpokenInstruction(
             text: isSSML ? utterance.plainText : source, ssml: isSSML ? source : nil)
 
-        let sink: any AudioSink =
-            output.map { WAVFileSink(url: URL(fileURLWithPath: $0)) } ?? ALSASink(device: device)
+        if verbose {
+            Console.error(output.summary)
+            Console.error(String(format: "voice %@ at %+.1f dB", voice.id, voice.volumeDB))
+        }
+        let sink = output.sink
         var parse: SpeechSynthesizer.SSMLParsing?
         let audioFiles = AudioSourceLoader(directory: input.directory)  // <audio src> next to the file
         if reader.mode != .text {
             parse = { @Sendable text in try SSMLParser(audioFiles: audioFiles).parse(text) }
         }
         let synthesizer = SpeechSynthesizer(
-            renderer: renderer, sink: sink, voice: voice, voices: catalog.profiles, parseSSML: parse)
+            renderer: renderer, sink: sink, voice: voice, voices: catalog.profiles, parseSSML: parse,
+            configuration: .init(leadIn: leadIn, chime: chime))
         synthesizer.volumeDB = volume
         let events = synthesizer.events()
         await synthesizer.speak(instruction)
@@ -68,13 +93,13 @@ enum SpeakCommand: Command {
             throw CommandFailure("\(sink.name): \(error)")
         }
         guard let failure else {
-            if let output { print("wrote \(output)") }
+            if let path = output.outputPath { print("wrote \(path)") }
             return ExitStatus.success
         }
         switch failure.kind {
         case .audioDevice:
             throw CommandFailure(
-                "\(failure.message)\n  \(Engines.deviceAdvice(device))", status: ExitStatus.unavailable)
+                "\(failure.message)\n  \(output.advice)", status: ExitStatus.unavailable)
         default:
             throw CommandFailure(failure.message)
         }

@@ -58,6 +58,9 @@ func fileSize(_ url: URL) -> Int {
         #expect(isPaddedCopy(rest, of: Array(second.drop { $0 == 0 })))
         #expect(configuration.sampleRate == 22_050 && configuration.channels == 1)
         #expect(abs(configuration.bufferTime - 0.040) < 0.005, "buffer \(configuration.bufferTime) s")
+        // The latency the scheduler plans with is the buffer the device granted.
+        #expect(sink.outputLatency == configuration.bufferTime)
+        #expect(ALSASink(device: "capture").outputLatency == 0.040, "before opening: the buffer asked for")
         #expect(abs(configuration.periodTime - 0.010) < 0.003, "period \(configuration.periodTime) s")
     }
 

@@ -127,6 +127,19 @@ import VoiceGuidanceTesting
         #expect(lifecycle(received) == ["will:\(longText)", "did:\(longText)!cancelled"])
     }
 
+    @Test func leadInIsSilenceBeforeThePromptAndShiftsItsEvents() async throws {
+        let sink = MemorySink()
+        let synthesizer = SpeechSynthesizer(
+            renderer: RecordingRenderer(), sink: sink, configuration: .init(leadIn: 0.3))
+        await synthesizer.speak(SpokenInstruction(text: "turn left now"))
+        let rendered = try renderedSamples("turn left now")
+        let lead = Int(0.3 * 22_050)
+        #expect(sink.samples.count == lead + rendered.count)
+        #expect(sink.samples.prefix(lead).allSatisfy { $0 == 0 })
+        #expect(Array(sink.samples.dropFirst(lead)) == rendered)
+        #expect(sink.prompts.count == 1, "one prompt: the silence is part of it")
+    }
+
     @Test func wordEventsFireWhenTheWordIsHeard() async throws {
         let sink = MemorySink(pacesToRealTime: true)
         let synthesizer = SpeechSynthesizer(renderer: RecordingRenderer(), sink: sink)

@@ -133,6 +133,25 @@ import VoiceGuidanceTesting
         return Data(json.utf8)
     }
 
+    /// The timeline says which output latency it planned with: the playing sink's, plus the
+    /// lead-in; the prompts still end in their window.
+    @Test func driveShowsTheOutputLatencyItPlannedWith() throws {
+        let plain = try cli.run(["drive", example, "--speed", "90km/h"])
+        #expect(plain.status == 0, "\(plain.stderr)")
+        #expect(
+            plain.stdout.contains("output latency: 0.150 s (the timing model's default) + lead-in 0.000 s"))
+        let led = try cli.run(["drive", example, "--speed", "90km/h", "--lead-in", "1500"])
+        #expect(led.status == 0, "\(led.stderr)")
+        #expect(led.stdout.contains("+ lead-in 1.500 s = 1.650 s"), "\(led.stdout)")
+        #expect(led.stdout.contains("late: 0, overlaps: 0"))
+        let played = try cli.run([
+            "drive", example, "--speed", "90km/h", "--play", "--sink", "null", "--speedup", "1000",
+        ])
+        #expect(played.status == 0, "\(played.stderr)")
+        #expect(played.stdout.contains("output latency: 0.000 s (null output)"))
+        #expect(try cli.run(["drive", example, "--lead-in", "-5"]).status == 64)
+    }
+
     /// `drive --engine command:…` measures and speaks its prompts with that engine, which gets
     /// normalised SSML (a command that records its stdin shows it).
     @Test func driveTakesACommandEngine() throws {

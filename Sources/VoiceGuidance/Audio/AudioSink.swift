@@ -45,8 +45,18 @@ public protocol AudioSink: AnyObject, Sendable {
     /// Seconds between handing a sample to `write` now and hearing it (the device's queue).
     var delay: Double { get }
 
+    /// Seconds from the start of a prompt to hearing its first sample, as the device reports it
+    /// (ALSA's buffer, the sound server's latency): what the scheduler plans with. 0 for sinks
+    /// that do not play in real time (files, memory).
+    var outputLatency: Double { get }
+
     /// Releases the device (or completes the file). A later `begin` opens it again.
     func close() throws
+}
+
+extension AudioSink {
+    /// Sinks that do not play in real time hear a sample when it is written.
+    public var outputLatency: Double { 0 }
 }
 
 /// Why a sink could not play.

@@ -20,6 +20,11 @@ final class PromptPlayer {
     private let interruptFadeFrames: Int
     private let stopFadeFrames: Int
     private let stopWaitFrames: Int
+    /// Silence, then a chime, written before the prompt's first sample; event positions are
+    /// shifted by them.
+    private let leadInFrames: Int
+    private let chime: [Int16]
+    private var isLeadInWritten = false
 
     /// Frames handed to the sink so far.
     private(set) var written = 0
@@ -49,23 +54,29 @@ final class PromptPlayer {
         interruptFadeFrames = frames(configuration.interruptFade)
         stopFadeFrames = frames(configuration.stopFade)
         stopWaitFrames = frames(configuration.stopWordWait)
+        chime = configuration.chime.map { Chime.samples($0, sampleRate: sampleRate) } ?? []
+        leadInFrames = (configuration.leadIn > 0 ? frames(configuration.leadIn) : 0) + chime.count
     }
 
     /// Queues a word event, fired when its first sample is heard.
     func schedule(word: WordBoundary) {
-        pending.append((word.sample, .word(job.instruction, word)))
-        wordStarts.append(word.sample)
+        pending.append((word.sample + leadInFrames, .word(job.instruction, word)))
+        wordStarts.append(word.sample + leadInFrames)
     }
 
     /// Queues a mark event, fired when its position is heard.
     func schedule(mark: MarkBoundary) {
-        pending.append((mark.sample, .mark(job.instruction, mark)))
+        pending.append((mark.sample + leadInFrames, .mark(job.instruction, mark)))
     }
 
     /// Plays `chunk`; returns false once the prompt has ended (cut or failed) and no more audio
     /// is wanted.
     func feed(_ chunk: [Int16]) -> Bool {
         guard ending == nil else { return false }
+        if !isLeadInWritten {
+            isLeadInWritten = true
+            guard writeLeadIn() else { return false }
+        }
         var samples = chunk
         PlaybackGain.apply(gain: gain, to: &samples)
         var offset = 0
@@ -100,6 +111,28 @@ final class PromptPlayer {
                 end(cut)
                 return false
             }
+        }
+        return true
+    }
+
+    /// Writes the lead-in silence in pieces, stopping early when the prompt is cut; false when
+    /// the sink failed.
+    private func writeLeadIn() -> Bool {
+        var preamble = [Int16](repeating: 0, count: leadInFrames - chime.count) + chime
+        PlaybackGain.apply(gain: gain, to: &preamble)
+        var left = leadInFrames
+        while left > 0, job.cancellation == nil {
+            let count = min(left, pieceFrames)
+            let start = leadInFrames - left
+            if firstWrite == nil { firstWrite = .now }
+            do {
+                try sink.write(Array(preamble[start..<(start + count)]))
+            } catch {
+                fail(with: error)
+                return false
+            }
+            written += count
+            left -= count
         }
         return true
     }

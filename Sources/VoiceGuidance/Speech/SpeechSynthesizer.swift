@@ -25,16 +25,26 @@ public final class SpeechSynthesizer: SpeechSynthesizing {
         public var stopWordWait: Double
         /// Size of the pieces handed to the sink, in seconds (how often cuts are checked).
         public var pieceDuration: Double
+        /// Silence played before each prompt, in seconds, so that an amplifier or a Bluetooth
+        /// link that sleeps between sounds does not swallow the first word. Word and mark events
+        /// still fire when their sound is heard; the scheduler counts it as output latency.
+        public var leadIn: Double
+        /// A chime played before each prompt (after the lead-in), at the voice loudness target;
+        /// nil for none. Events are shifted by it like by the lead-in.
+        public var chime: Chime.Kind?
 
         public init(
             cacheLimitBytes: Int = 32 << 20, interruptFade: Double = 0.010, stopFade: Double = 0.050,
-            stopWordWait: Double = 1.0, pieceDuration: Double = 0.010
+            stopWordWait: Double = 1.0, pieceDuration: Double = 0.010, leadIn: Double = 0,
+            chime: Chime.Kind? = nil
         ) {
             self.cacheLimitBytes = cacheLimitBytes
             self.interruptFade = interruptFade
             self.stopFade = stopFade
             self.stopWordWait = stopWordWait
             self.pieceDuration = pieceDuration
+            self.leadIn = leadIn.isFinite ? min(max(0, leadIn), 10) : 0
+            self.chime = chime
         }
     }
 

@@ -22,10 +22,14 @@ public struct VoiceProfile: Sendable, Equatable, Codable, Identifiable {
     public var units: UnitSystem
     /// The phrase book (a file in `Voices/phrases/`, by language) used to build instructions.
     public var phrases: String
+    /// How much louder prompts get with speed (`speedLoudness` in the JSON; absent: the
+    /// standard curve, 0 dB to 50 km/h rising to +6 dB at 110 km/h).
+    public var speedLoudness: SpeedLoudness?
 
     public init(
         id: String, locale: String, espeakVoice: String, variant: String? = nil, rate: Int = 175,
-        pitch: Int = 50, volumeDB: Double = 0, units: UnitSystem = .metric, phrases: String? = nil
+        pitch: Int = 50, volumeDB: Double = 0, units: UnitSystem = .metric, phrases: String? = nil,
+        speedLoudness: SpeedLoudness? = nil
     ) {
         self.id = id
         self.locale = locale
@@ -36,6 +40,18 @@ public struct VoiceProfile: Sendable, Equatable, Codable, Identifiable {
         self.volumeDB = volumeDB
         self.units = units
         self.phrases = phrases ?? String(locale.prefix { $0 != "-" && $0 != "_" }).lowercased()
+        self.speedLoudness = speedLoudness
+    }
+
+    /// The speed curve in use: the profile's own, or the standard one.
+    public var roadLoudness: SpeedLoudness { speedLoudness ?? .standard }
+
+    /// This voice as spoken at `metersPerSecond`: its gain raised by the speed curve (the
+    /// renderer applies it through its limiter, so nothing clips).
+    public func atSpeed(_ metersPerSecond: Double) -> VoiceProfile {
+        var voice = self
+        voice.volumeDB += roadLoudness.gainDB(atSpeed: metersPerSecond)
+        return voice
     }
 
     /// The language part of the locale, lower-cased (`en` for `en-US`).
@@ -77,7 +93,13 @@ public struct VoiceCatalog: Sendable {
             let url = directory.appendingPathComponent(name)
             do {
                 let data = try Data(contentsOf: url)
-                profiles.append(try JSONDecoder().decode(VoiceProfile.self, from: data))
+                let profile = try JSONDecoder().decode(VoiceProfile.self, from: data)
+                if let problem = profile.speedLoudness?.problem {
+                    throw VoiceCatalogError(message: "\(url.path): speedLoudness: \(problem)")
+                }
+                profiles.append(profile)
+            } catch let error as VoiceCatalogError {
+                throw error
             } catch let error as DecodingError {
                 throw VoiceCatalogError(message: "\(url.path): \(describe(error))")
             } catch {
