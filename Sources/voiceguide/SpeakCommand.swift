@@ -18,7 +18,8 @@ enum SpeakCommand: Command {
           --engine E      espeak (default), or command:PROGRAM ARGS… — a program that reads SSML on
                           stdin and writes a WAV file on stdout (e.g. command:espeak-ng -m --stdout)
           --volume dB     output gain in decibels, -60 to +24 (with a limiter; never clips)
-          --output FILE   write the prompt to a WAV file instead of playing it
+          --output FILE   write the prompt to a WAV file instead of playing it (- for standard
+                          output; a device, FIFO or symbolic link is written through)
 
         Exit status: 0 spoken, 1 the prompt failed, 64 usage, 69 the audio device failed.
         """
@@ -43,7 +44,7 @@ enum SpeakCommand: Command {
             text: isSSML ? utterance.plainText : source, ssml: isSSML ? source : nil)
 
         let sink: any AudioSink =
-            output.map { WAVFileSink(url: URL(fileURLWithPath: $0)) } ?? ALSASink(device: device)
+            output.map { WAVFileSink(path: $0) } ?? ALSASink(device: device)
         var parse: SpeechSynthesizer.SSMLParsing?
         if reader.mode != .text { parse = { @Sendable text in try SSMLParser().parse(text) } }
         let synthesizer = SpeechSynthesizer(
@@ -65,7 +66,14 @@ enum SpeakCommand: Command {
             throw CommandFailure("\(sink.name): \(error)")
         }
         guard let failure else {
-            if let output { print("wrote \(output)") }
+            if let output {
+                // With the WAV on standard output, the report goes to standard error.
+                if output == "-" || output == "/dev/stdout" {
+                    Console.error("wrote standard output")
+                } else {
+                    print("wrote \(output)")
+                }
+            }
             return ExitStatus.success
         }
         switch failure.kind {
