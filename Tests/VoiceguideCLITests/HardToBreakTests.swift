@@ -226,7 +226,7 @@ import VoiceGuidanceTesting
         var pid: pid_t = 0
         let arguments: [String] = ["/bin/sh", "-c", command]
         let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
+        defer { for pointer in argv { free(pointer) } }
         #expect(posix_spawn(&pid, "/bin/sh", nil, nil, argv, environ) == 0)
         var status: Int32 = 0
         var usage = rusage()
