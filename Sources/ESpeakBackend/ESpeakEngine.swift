@@ -174,7 +174,7 @@ struct ESpeakSession: Sendable {
     ) throws(ESpeakError) -> Bool {
         // The last gate before C: whatever a caller passes, eSpeak never gets more than it
         // can take (`plan` has cut it already, with a warning; then this changes nothing).
-        let text = ESpeakLimits.bounded(text, isPhonemeInput: phonemeInput).input
+        let text = ESpeakLimits.endingSafely(ESpeakLimits.bounded(text, isPhonemeInput: phonemeInput).input)
         var flags = UInt32(espeakCHARS_UTF8)
         if phonemeInput { flags |= UInt32(espeakPHONEMES) }
         // Set on every call (it only stores a pointer): code in the same process that drives
@@ -203,7 +203,8 @@ struct ESpeakSession: Sendable {
     func phonemes(for text: String, ipa: Bool) -> [String] {
         let mode = Int32(ipa ? espeakPHONEMES_IPA : 0)
         var clauses: [String] = []
-        ESpeakLimits.bounded(text, isPhonemeInput: false).input.withCString { start in
+        ESpeakLimits.endingSafely(ESpeakLimits.bounded(text, isPhonemeInput: false).input).withCString {
+            start in
             var pointer: UnsafeRawPointer? = UnsafeRawPointer(start)
             while let before = pointer {
                 let result = espeak_TextToPhonemes(&pointer, Int32(espeakCHARS_UTF8), mode)

@@ -52,6 +52,12 @@ enum ESpeakLimits {
         )
     }
 
+    /// `text` with a space after a final `..`: eSpeak NG 1.51 reads past the end of a text that
+    /// ends in two dots (AddressSanitizer: heap-buffer-overflow in `string_decoder_getc_utf_8`).
+    static func endingSafely(_ text: String) -> String {
+        text.hasSuffix("..") ? text + " " : text
+    }
+
     /// The estimated length of `input` spoken at `rate` words per minute, in seconds.
     static func estimatedSeconds(of input: String, rate: Int) -> Double {
         Double(input.unicodeScalars.count) * secondsPerCharacterAtOneWPM / Double(max(rate, 1))
@@ -90,7 +96,7 @@ enum ESpeakLimits {
             }
             let size = UTF8.width(scalar)
             if clauseBytes + size > maxClauseBytes {
-                let space = clause.lastIndex(where: \.properties.isWhitespace).flatMap { $0 > 0 ? $0 : nil }
+                let space = breakPoint(in: clause)
                 let kept = space.map { Array(clause[($0 + 1)...]) } ?? []
                 output.append(contentsOf: clause[..<(space ?? clause.count)])
                 output.append(contentsOf: ", ".unicodeScalars)
@@ -108,6 +114,18 @@ enum ESpeakLimits {
         }
         output.append(contentsOf: clause)
         return (String(output), cuts)
+    }
+
+    /// Where to cut a clause that is too long: its last space after a letter or digit (a comma
+    /// there surely ends a clause for eSpeak), else its last space, else nowhere (nil: cut at
+    /// the end, inside a word).
+    private static func breakPoint(in clause: [Unicode.Scalar]) -> Int? {
+        let spaces = clause.indices.dropFirst().filter { clause[$0].properties.isWhitespace }
+        return spaces.last { isAlphanumeric(clause[$0 - 1]) } ?? spaces.last
+    }
+
+    private static func isAlphanumeric(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.properties.isAlphabetic || scalar.properties.numericType != nil
     }
 
     /// Whether `tail` (the last two scalars) ends in a letter that follows no letter or digit.
