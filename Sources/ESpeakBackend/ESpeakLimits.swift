@@ -96,9 +96,9 @@ enum ESpeakLimits {
             }
             let size = UTF8.width(scalar)
             if clauseBytes + size > maxClauseBytes {
-                let space = breakPoint(in: clause)
-                let kept = space.map { Array(clause[($0 + 1)...]) } ?? []
-                output.append(contentsOf: clause[..<(space ?? clause.count)])
+                let cut = breakPoint(in: clause)
+                let kept = Array(clause[cut.resume...])
+                output.append(contentsOf: clause[..<cut.end])
                 output.append(contentsOf: ", ".unicodeScalars)
                 clause = kept
                 clauseBytes = kept.reduce(0) { $0 + UTF8.width($1) }
@@ -116,12 +116,21 @@ enum ESpeakLimits {
         return (String(output), cuts)
     }
 
-    /// Where to cut a clause that is too long: its last space after a letter or digit (a comma
-    /// there surely ends a clause for eSpeak), else its last space, else nowhere (nil: cut at
-    /// the end, inside a word).
-    private static func breakPoint(in clause: [Unicode.Scalar]) -> Int? {
-        let spaces = clause.indices.dropFirst().filter { clause[$0].properties.isWhitespace }
-        return spaces.last { isAlphanumeric(clause[$0 - 1]) } ?? spaces.last
+    /// Where to cut a clause that is too long, so that the comma added follows a letter or digit
+    /// (after a dot, eSpeak does not end the clause there): its last space after one (the space
+    /// is replaced), else between two letters or digits inside a word, else at its end. The
+    /// clause is `clause[..<end]`; the next one starts at `resume`.
+    private static func breakPoint(in clause: [Unicode.Scalar]) -> (end: Int, resume: Int) {
+        let inner = clause.indices.dropFirst()
+        if let space = inner.last(where: {
+            clause[$0].properties.isWhitespace && isAlphanumeric(clause[$0 - 1])
+        }) {
+            return (space, space + 1)
+        }
+        if let inside = inner.last(where: { isAlphanumeric(clause[$0]) && isAlphanumeric(clause[$0 - 1]) }) {
+            return (inside, inside)
+        }
+        return (clause.count, clause.count)
     }
 
     private static func isAlphanumeric(_ scalar: Unicode.Scalar) -> Bool {

@@ -89,6 +89,28 @@ struct ESpeakLimitsTests {
         #expect(clauses.joined(separator: " ") == words, "only commas are added")
     }
 
+    @Test func everyAddedCommaFollowsALetterOrDigit() {
+        // After a dot, eSpeak does not end the clause at a comma: such a run of 480 bytes
+        // overran `LookupDict2` under AddressSanitizer until the cut moved inside a word.
+        let (text, warning) = ESpeakLimits.bounded(
+            String(repeating: "a1a1a1a1a1. ", count: 40), isPhonemeInput: false)
+        #expect(warning != nil)
+        let clauses = text.components(separatedBy: ", ")
+        #expect(clauses.count >= 4)
+        for clause in clauses.dropLast() {
+            #expect(clause.utf8.count <= ESpeakLimits.maxClauseBytes)
+            #expect(clause.last?.isLetter == true || clause.last?.isNumber == true, "\(clause)")
+        }
+        #expect(
+            text.replacingOccurrences(of: ", ", with: "").filter { $0 != " " }
+                == String(repeating: "a1a1a1a1a1.", count: 40))
+    }
+
+    @Test func aFinalDoubleDotGetsASpace() {
+        #expect(ESpeakLimits.endingSafely("Turn left..") == "Turn left.. ")
+        #expect(ESpeakLimits.endingSafely("Turn left.") == "Turn left.")
+    }
+
     @Test func dottedLettersPastTheLimitLoseTheirDots() {
         let (text, _) = ESpeakLimits.bounded(String(repeating: "a.", count: 20), isPhonemeInput: false)
         #expect(text.filter { $0 == "." }.count == ESpeakLimits.maxDottedLetters)
