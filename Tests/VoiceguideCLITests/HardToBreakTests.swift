@@ -37,6 +37,9 @@ import VoiceGuidanceTesting
         #expect(render.stderr.contains("eSpeak NG"), "the cut is a warning")
         #expect(try wav(rendered).duration > 0.5)
 
+        let explained = try cli.run(["explain", "--json", ssml])
+        #expect(explained.status == 0, "\(explained.stderr)")
+
         let spoken = folder.appendingPathComponent("speak.wav").path
         let speak = try cli.run(["speak", "--output", spoken, ssml])
         #expect(speak.status == 0, "\(speak.stderr)")
