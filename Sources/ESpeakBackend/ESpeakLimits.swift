@@ -21,6 +21,9 @@ enum ESpeakLimits {
     /// Most single letters with a dot in a row (`a.b.c.`): eSpeak joins them into one
     /// abbreviation in a 160-byte buffer, across spaces and commas.
     static let maxDottedLetters = 12
+    /// Most digits (with the dots and commas between them) in one number: eSpeak groups a number
+    /// into `number_buf[150]`, stops at 130 bytes and then scans past its end.
+    static let maxDigitRun = 48
     /// Most bytes in one word of eSpeak phoneme mnemonics (each code takes at least one byte;
     /// eSpeak's buffer holds 199 codes).
     static let maxPhonemeWordBytes = 150
@@ -67,18 +70,31 @@ enum ESpeakLimits {
     ///
     /// A clause ends, for this count, only where eSpeak surely ends one: `, ; : ! ?` after a letter
     /// or digit, followed by white space. Beyond ``maxDottedLetters`` single letters with dots in
-    /// a row, the dots become spaces (the letters are still spoken).
+    /// a row, the dots become spaces (the letters are still spoken); a number of more than
+    /// ``maxDigitRun`` digits gets a space.
     static func boundedText(_ text: String) -> (text: String, cuts: Int) {
-        guard text.utf8.count > maxClauseBytes || text.utf8.contains(UInt8(ascii: ".")) else {
-            return (text, 0)
-        }
+        // Too short for any limit.
+        guard text.utf8.count > 2 * maxDottedLetters else { return (text, 0) }
         var output = String.UnicodeScalarView()
         var clause: [Unicode.Scalar] = []
         var clauseBytes = 0
         var cuts = 0
         var dottedLetters = 0
+        var digitRun = 0
         for original in text.unicodeScalars {
             var scalar = original
+            if ("0"..."9").contains(scalar) || (digitRun > 0 && (scalar == "." || scalar == ",")) {
+                digitRun += 1
+                if digitRun > maxDigitRun {
+                    // A space ends the number for eSpeak (a comma could join groups again).
+                    clause.append(" ")
+                    clauseBytes += 1
+                    digitRun = 1
+                    cuts += 1
+                }
+            } else {
+                digitRun = 0
+            }
             if scalar.properties.isAlphabetic || scalar.properties.numericType != nil {
                 if let previous = clause.last ?? output.last,
                     previous.properties.isAlphabetic || previous.properties.numericType != nil
