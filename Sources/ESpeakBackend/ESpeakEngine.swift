@@ -167,10 +167,15 @@ struct ESpeakSession: Sendable {
     ///   - receive: gets each chunk of samples and the events eSpeak reported with it; returns
     ///     false to stop the synthesis (it stops within the chunk).
     /// - Returns: false when `receive` stopped it.
+    /// - Note: text over ``ESpeakLimits`` is cut to size first (it would overrun eSpeak's buffers).
+    /// - Throws: `ESpeakError` when eSpeak fails.
     func synthesize(
         _ text: String, phonemeInput: Bool = false,
         receive: (UnsafeBufferPointer<Int16>, [ESpeakEvent]) -> Bool
     ) throws(ESpeakError) -> Bool {
+        // The last gate before C: whatever a caller passes, eSpeak never gets more than it
+        // can take (`plan` has cut it already, with a warning; then this changes nothing).
+        let text = ESpeakLimits.endingSafely(ESpeakLimits.bounded(text, isPhonemeInput: phonemeInput).input)
         var flags = UInt32(espeakCHARS_UTF8)
         if phonemeInput { flags |= UInt32(espeakPHONEMES) }
         // Set on every call (it only stores a pointer): code in the same process that drives
@@ -206,10 +211,12 @@ struct ESpeakSession: Sendable {
     /// The phonemes eSpeak would speak for `text` in the current voice, clause by clause.
     ///
     /// - Parameter ipa: IPA symbols when true, eSpeak's ASCII mnemonics when false.
+    /// - Note: text over ``ESpeakLimits`` is cut into clauses first, as `render` cuts it.
     func phonemes(for text: String, ipa: Bool) -> [String] {
         let mode = Int32(ipa ? espeakPHONEMES_IPA : 0)
         var clauses: [String] = []
-        text.withCString { start in
+        ESpeakLimits.endingSafely(ESpeakLimits.bounded(text, isPhonemeInput: false).input).withCString {
+            start in
             var pointer: UnsafeRawPointer? = UnsafeRawPointer(start)
             while let before = pointer {
                 let result = espeak_TextToPhonemes(&pointer, Int32(espeakCHARS_UTF8), mode)

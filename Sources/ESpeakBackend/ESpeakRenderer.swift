@@ -19,6 +19,10 @@ public final class ESpeakRenderer: SpeechRenderer {
 
     /// The longest total of pauses one utterance may ask for, in seconds.
     public static let maximumPauseSeconds = 600.0
+    /// The longest speech one utterance may make, in seconds, estimated from its normalised
+    /// text before anything is spoken (a navigation prompt is a few seconds); eSpeak is stopped
+    /// if it makes more than twice this.
+    public static let maximumSpeechSeconds = 180.0
 
     /// Starts (or joins) the process's eSpeak NG engine.
     ///
@@ -152,9 +156,33 @@ public final class ESpeakRenderer: SpeechRenderer {
                 if padding > 0 { steps.append(.pause(padding)) }
             }
         }
+        let bounded = try Self.bounded(Self.joiningSpeech(steps), warnings: &warnings)
         return Plan(
-            steps: Self.joiningSpeech(steps), warnings: warnings, trace: trace,
-            profileVoice: resolver.profileVoiceName(voice))
+            steps: bounded, warnings: warnings, trace: trace, profileVoice: resolver.profileVoiceName(voice))
+    }
+
+    /// The steps with each eSpeak call cut to what eSpeak can take (see ``ESpeakLimits``).
+    ///
+    /// - Throws: `RenderError.Kind.invalidInput` when the speech would be longer than
+    ///   ``maximumSpeechSeconds``.
+    private static func bounded(_ steps: [Step], warnings: inout [String]) throws -> [Step] {
+        var seconds = 0.0
+        let bounded = steps.map { step -> Step in
+            guard case .speech(var speech) = step else { return step }
+            let (input, warning) = ESpeakLimits.bounded(
+                speech.settings.input, isPhonemeInput: speech.settings.isPhonemeInput)
+            if let warning, !warnings.contains(warning) { warnings.append(warning) }
+            speech.settings.input = input
+            seconds += ESpeakLimits.estimatedSeconds(of: input, rate: speech.settings.rate)
+            return .speech(speech)
+        }
+        guard seconds <= maximumSpeechSeconds else {
+            throw RenderError(
+                .invalidInput,
+                "the utterance would be about \(Int(seconds.rounded())) s of speech; the limit is "
+                    + "\(Int(maximumSpeechSeconds)) s (a navigation prompt is a few seconds)")
+        }
+        return bounded
     }
 
     /// The eSpeak settings of a text segment; their warnings are added to `warnings` once.
@@ -224,8 +252,20 @@ public final class ESpeakRenderer: SpeechRenderer {
                 try session.selectVoice(profileVoice)
             }
             try session.setProsody(rate: settings.rate, pitch: settings.pitch)
-            _ = try session.synthesize(
-                settings.input, phonemeInput: settings.isPhonemeInput, receive: receive)
+            // A safety net under the estimate in `plan`: eSpeak is stopped past twice the limit.
+            var budget = Int(2 * Self.maximumSpeechSeconds) * sampleRate
+            let finished = try session.synthesize(
+                settings.input, phonemeInput: settings.isPhonemeInput
+            ) { chunk, events in
+                budget -= chunk.count
+                return budget >= 0 && receive(chunk, events)
+            }
+            if !finished, budget < 0 {
+                throw RenderError(
+                    .invalidInput,
+                    "eSpeak NG made more than \(Int(2 * Self.maximumSpeechSeconds)) s of speech for one call; stopped"
+                )
+            }
             return warning
         }
     }

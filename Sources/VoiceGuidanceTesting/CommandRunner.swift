@@ -63,8 +63,22 @@ public struct CommandRunner: Sendable {
     public func run(
         _ arguments: [String], input: Data? = nil, directory: URL? = nil, environment: [String: String] = [:]
     ) throws -> Result {
+        try run(executable, arguments, input: input, directory: directory, environment: environment)
+    }
+
+    /// Runs `command` with `/bin/sh -c` (for redirections and `ulimit`), with the environment
+    /// the binary gets; `$VOICEGUIDE` is the binary's path.
+    public func runShell(_ command: String, directory: URL? = nil) throws -> Result {
+        try run(
+            URL(fileURLWithPath: "/bin/sh"), ["-c", command], input: nil, directory: directory,
+            environment: ["VOICEGUIDE": executable.path])
+    }
+
+    private func run(
+        _ program: URL, _ arguments: [String], input: Data?, directory: URL?, environment: [String: String]
+    ) throws -> Result {
         let process = Process()
-        process.executableURL = executable
+        process.executableURL = program
         process.arguments = arguments
         process.currentDirectoryURL = directory ?? TestFixtures.packageRoot()
         process.environment = self.environment(environment)

@@ -26,12 +26,20 @@ enum CheckCommand: Command {
             let data: Data
             let name = file == "-" ? "<stdin>" : file
             parser.audioFiles = Input.audioFiles(for: file)
-            if file == "-" {
-                data = FileHandle.standardInput.readDataToEndOfFile()
-            } else if let contents = FileManager.default.contents(atPath: file) {
-                data = contents
-            } else {
-                print("\(file): error: cannot read the file")
+            do {
+                // At most the size limit plus one byte is read (`check - < /dev/zero` stops).
+                if file == "-" {
+                    data = try Input.bounded(FileHandle.standardInput, name: name)
+                } else if let handle = FileHandle(forReadingAtPath: file) {
+                    defer { try? handle.close() }
+                    data = try Input.bounded(handle, name: name)
+                } else {
+                    print("\(file): error: cannot read the file")
+                    failed += 1
+                    continue
+                }
+            } catch let failure as CommandFailure {
+                print(failure.message)
                 failed += 1
                 continue
             }

@@ -18,10 +18,16 @@ struct Input {
         return AudioSourceLoader(directory: URL(fileURLWithPath: argument).deletingLastPathComponent())
     }
 
+    /// The most bytes read from one input: SSML's limit (64 KiB), for text too.
+    static let maxBytes = SSMLParser.Limits().maxInputBytes
+
     /// Reads `argument`: `-` is standard input, an existing path is a file, anything else is text.
+    ///
+    /// - Throws: `CommandFailure` when the input is over ``maxBytes`` (at most that plus one
+    ///   byte is read, so `- < /dev/zero` stops at once), or cannot be read.
     static func read(_ argument: String) throws -> Input {
         if argument == "-" {
-            let data = FileHandle.standardInput.readDataToEndOfFile()
+            let data = try bounded(FileHandle.standardInput, name: "<stdin>")
             return Input(displayName: "<stdin>", stem: "stdin", data: data)
         }
         var isDirectory: ObjCBool = false
@@ -29,19 +35,47 @@ struct Input {
             guard !isDirectory.boolValue else {
                 throw CommandFailure("\(argument) is a folder, not a file", status: ExitStatus.noInput)
             }
-            guard let data = FileManager.default.contents(atPath: argument) else {
+            guard let handle = FileHandle(forReadingAtPath: argument) else {
                 throw CommandFailure("cannot read \(argument)", status: ExitStatus.noInput)
             }
+            defer { try? handle.close() }
+            let data = try bounded(handle, name: argument)
             let stem = URL(fileURLWithPath: argument).deletingPathExtension().lastPathComponent
             return Input(
                 displayName: argument, stem: stem, data: data,
                 directory: URL(fileURLWithPath: argument).deletingLastPathComponent())
+        }
+        if argument.utf8.count > maxBytes {
+            throw CommandFailure(
+                "the text given is \(argument.utf8.count) bytes; the limit is \(maxBytes) bytes")
         }
         if looksLikePath(argument) {
             throw CommandFailure("no such file: \(argument)", status: ExitStatus.noInput)
         }
         return Input(
             displayName: "\"\(argument.prefix(40))\"", stem: slug(argument), data: Data(argument.utf8))
+    }
+
+    /// Reads `handle` to its end, or until it has given more than ``maxBytes``.
+    ///
+    /// - Throws: `CommandFailure` naming the input when it is longer, or a read fails.
+    static func bounded(_ handle: FileHandle, name: String) throws -> Data {
+        var data = Data()
+        do {
+            while data.count <= maxBytes {
+                guard let chunk = try handle.read(upToCount: maxBytes + 1 - data.count), !chunk.isEmpty else {
+                    break
+                }
+                data.append(chunk)
+            }
+        } catch {
+            throw CommandFailure(
+                "\(name): error: cannot read it: \(error.localizedDescription)", status: ExitStatus.noInput)
+        }
+        guard data.count <= maxBytes else {
+            throw CommandFailure("\(name): error: the input is over the limit of \(maxBytes) bytes")
+        }
+        return data
     }
 
     /// True for arguments that can only be meant as a file (`x.ssml`, `dir/x`), not as text.
@@ -97,6 +131,12 @@ struct UtteranceReader {
     func utterance(from input: Input) throws -> Utterance {
         switch mode {
         case .text:
+            // Plain text has SSML's size limit too (the speech limit is the renderer's).
+            guard input.data.count <= parser.limits.maxInputBytes else {
+                throw CommandFailure(
+                    "\(input.displayName): error: input is \(input.data.count) bytes; the limit is "
+                        + "\(parser.limits.maxInputBytes) bytes")
+            }
             guard let text = String(data: input.data, encoding: .utf8) else {
                 throw CommandFailure("\(input.displayName): error: the input is not valid UTF-8")
             }

@@ -19,7 +19,9 @@ enum RenderCommand: Command {
           --text         read input as plain text, markup and all
           --engine E     espeak (default) or command:PROGRAM ARGS… (reads SSML on stdin, writes WAV
                          on stdout); either gets the same normalised words
-          -o, --output   the output file (one input only)
+          -o, --output   the output file (one input only); - is standard output (the report then
+                         goes to standard error); a device, FIFO or symbolic link is written
+                         through, a regular file replaced atomically
           --out-dir DIR  folder for the outputs (created if missing)
           --json         print one JSON object per output: path, sample_rate, samples,
                          duration_s, marks [{name, sample}], words [{text, sample}], warnings
@@ -81,7 +83,7 @@ enum RenderCommand: Command {
                     }
                 let url: URL
                 if let output {
-                    url = URL(fileURLWithPath: output)
+                    url = output == "-" ? URL(fileURLWithPath: "/dev/stdout") : URL(fileURLWithPath: output)
                 } else {
                     var stem = input.stem
                     var counter = 2
@@ -92,11 +94,15 @@ enum RenderCommand: Command {
                     usedNames.insert(stem)
                     url = folder.appendingPathComponent(stem + ".wav")
                 }
-                try WAVFile.write(audio, to: url)
+                try OutputFile.write(
+                    WAVFile.encode(samples: audio.samples, sampleRate: audio.sampleRate),
+                    toPath: output ?? url.path)
+                let isOnStandardOutput = url.path == "/dev/stdout"
                 let warnings =
                     synthesized.utterance.warnings.map { "\(input.displayName):\($0)" } + audio.warnings
                 if json {
-                    print(
+                    report(
+                        isOnStandardOutput,
                         JSONOutput.line([
                             "path": url.path, "sample_rate": audio.sampleRate, "samples": audio.samples.count,
                             "duration_s": (audio.duration * 1000).rounded() / 1000,
@@ -106,7 +112,7 @@ enum RenderCommand: Command {
                         ]))
                 } else {
                     for warning in warnings { Console.error(warning) }
-                    print("\(url.path)  \(String(format: "%.2f", audio.duration)) s")
+                    report(isOnStandardOutput, "\(url.path)  \(String(format: "%.2f", audio.duration)) s")
                 }
             } catch let failure as CommandFailure {
                 Console.error(failure.message)
@@ -117,6 +123,11 @@ enum RenderCommand: Command {
             }
         }
         return status
+    }
+
+    /// Prints a line of the report: on standard error when the WAV goes to standard output.
+    static func report(_ isOnStandardOutput: Bool, _ line: String) {
+        if isOnStandardOutput { Console.error(line) } else { print(line) }
     }
 
     /// One input read, parsed and synthesized.

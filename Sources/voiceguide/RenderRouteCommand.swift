@@ -8,7 +8,7 @@ enum RenderRouteCommand: Command {
     static let name = "render-route"
     static let summary = "render every prompt of a route to WAV files with a manifest"
     static let usage = """
-        usage: voiceguide render-route ROUTE.json --out-dir DIR [--voice ID] [--jobs N] [--quiet]
+        usage: voiceguide render-route ROUTE.json --out-dir DIR [--voice ID] [--jobs N] [--quiet] [--force]
 
         Renders every prompt of the route to DIR/NNN-legL-stepS.wav and writes DIR/manifest.json
         ({"prompts":[{file, leg, step, text, ssml, duration_s, samples, key}]}). The prompts are the
@@ -21,9 +21,33 @@ enum RenderRouteCommand: Command {
           --voice ID     voice profile (default en-US)
           --jobs N       render in N processes (eSpeak NG is one engine per process); default 1
           --quiet        no progress bar
+          --force        write into a folder whose manifest belongs to another route (or is not
+                         a manifest), replacing that manifest; without it, that is refused
 
         Exit status: 0 all rendered, 1 a prompt or the route failed, 64 usage.
         """
+
+    /// The prompts of the folder's manifest when it belongs to this route (resume), else none.
+    ///
+    /// - Throws: `CommandFailure` when the folder holds another route's manifest, or a
+    ///   `manifest.json` that is not one, and `force` is not set: that is never replaced silently.
+    static func previousPrompts(in url: URL, route: String, routeKey: String, force: Bool) throws -> [Entry] {
+        guard let data = FileManager.default.contents(atPath: url.path) else { return [] }
+        let manifest = try? JSONDecoder().decode(Manifest.self, from: data)
+        let isSameRoute = manifest.map { old in
+            old.routeKey.map { $0 == routeKey }
+                ?? (URL(fileURLWithPath: old.route).standardizedFileURL
+                    == URL(fileURLWithPath: route).standardizedFileURL)
+        }
+        if isSameRoute == true { return manifest?.prompts ?? [] }
+        if force { return [] }
+        let holder =
+            manifest.map { "the prompts of \($0.route)" }
+            ?? "a manifest.json that is not a render-route manifest"
+        throw CommandFailure(
+            "\(url.deletingLastPathComponent().path) already holds \(holder); "
+                + "choose another --out-dir, or use --force to replace \(url.path)")
+    }
 
     /// One prompt to render, as handed to a worker process.
     struct Job: Codable, Sendable {
@@ -55,12 +79,16 @@ enum RenderRouteCommand: Command {
 
     struct Manifest: Codable {
         var route: String
+        /// FNV-1a of the route file's bytes: which route the folder holds (absent in manifests
+        /// written before it was added; then `route`, the path, is compared).
+        var routeKey: String?
         var voice: String
         var sampleRate: Int
         var prompts: [Entry]
 
         enum CodingKeys: String, CodingKey {
             case route, voice, prompts
+            case routeKey = "route_key"
             case sampleRate = "sample_rate"
         }
     }
@@ -76,6 +104,7 @@ enum RenderRouteCommand: Command {
         }
         let jobs = Int(try arguments.number("--jobs", in: 1...64) ?? 1)
         let quiet = arguments.flag("--quiet")
+        let force = arguments.flag("--force")
         let files = try arguments.positionals()
         guard files.count == 1 else { throw UsageError("give one ROUTE.json") }
 
@@ -97,8 +126,9 @@ enum RenderRouteCommand: Command {
         // Keep what an earlier run rendered with the same key; render the rest, each distinct
         // prompt once (a route says "Keep left onto I-80 East" up to four times).
         let manifestURL = folder.appendingPathComponent("manifest.json")
-        let previous =
-            (try? JSONDecoder().decode(Manifest.self, from: Data(contentsOf: manifestURL)))?.prompts ?? []
+        let routeKey = fnv1a(FileManager.default.contents(atPath: files[0]) ?? Data(files[0].utf8))
+        let previous = try previousPrompts(
+            in: manifestURL, route: files[0], routeKey: routeKey, force: force)
         var kept: [Int: Entry] = [:]
         var todo: [Job] = []
         var copies: [String: [Job]] = [:]
@@ -118,7 +148,8 @@ enum RenderRouteCommand: Command {
         }
         AtomicFile.removeLeftovers(of: all.map(\.file) + ["manifest.json"], in: folder)
         let collector = Collector(
-            manifest: Manifest(route: files[0], voice: voice.id, sampleRate: 22_050, prompts: []),
+            manifest: Manifest(
+                route: files[0], routeKey: routeKey, voice: voice.id, sampleRate: 22_050, prompts: []),
             all: all, kept: kept, copies: copies, folder: folder.path,
             progress: RenderRouteProgress(
                 total: all.count, done: kept.count, isShown: !quiet && Console.isErrorTerminal)
@@ -136,7 +167,7 @@ enum RenderRouteCommand: Command {
             AtomicFile.removeLeftovers(of: all.map(\.file), in: folder)
         }
         let (manifest, failures) = collector.finish()
-        try AtomicFile.write(try Collector.encode(manifest), to: manifestURL)
+        try OutputFile.write(try Collector.encode(manifest), to: manifestURL)
         print(
             "\(all.count) prompts: \(all.count - kept.count - failures.count) rendered, \(kept.count) kept, "
                 + "\(failures.count) failed; manifest: \(manifestURL.path)")
@@ -194,7 +225,7 @@ enum RenderRouteCommand: Command {
         let audio = PromptAudio(renderer: renderer, voice: voice)
         let rendered = try audio.audio(for: SpokenInstruction(text: job.text, ssml: job.ssml))
         let wav = WAVFile.encode(samples: rendered.samples, sampleRate: rendered.sampleRate)
-        try AtomicFile.write(wav, toPath: folder + "/" + job.file)
+        try OutputFile.write(wav, toPath: folder + "/" + job.file)
         let entry = Entry(
             file: job.file, leg: job.leg, step: job.step, text: job.text, ssml: job.ssml,
             durationS: (rendered.duration * 1000).rounded() / 1000, samples: rendered.samples.count,
@@ -423,7 +454,7 @@ enum RenderRouteCommand: Command {
                             let wav =
                                 try rendered.wav
                                 ?? Data(contentsOf: URL(fileURLWithPath: folder + "/" + job.file))
-                            try AtomicFile.write(wav, toPath: folder + "/" + copy.file)
+                            try OutputFile.write(wav, toPath: folder + "/" + copy.file)
                             var entry = rendered.entry
                             (entry.file, entry.leg, entry.step) = (copy.file, copy.leg, copy.step)
                             state.done[copy.index] = entry
@@ -438,7 +469,7 @@ enum RenderRouteCommand: Command {
                 if state.sinceManifest >= Self.manifestInterval {
                     state.sinceManifest = 0
                     // A failed write here only costs resumability; the final one reports.
-                    try? AtomicFile.write(
+                    try? OutputFile.write(
                         Self.encode(manifest(of: state.done)), toPath: folder + "/manifest.json")
                 }
             }

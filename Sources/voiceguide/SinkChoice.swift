@@ -27,7 +27,8 @@ struct SinkChoice {
                           'voiceguide devices'), or with --sink pulse the server's sink name
           --role ROLE     the sound server stream's media.role (default navigation: music ducks)
           --server ADDR   the sound server's address (default: $PULSE_SERVER, then the user's own)
-          --output FILE   write a WAV file instead of playing (same as --sink wav)
+          --output FILE   write a WAV file instead of playing (same as --sink wav); - for standard
+                          output; a device, FIFO or symbolic link is written through
         """
 
     let kind: Kind
@@ -72,7 +73,7 @@ struct SinkChoice {
             sink = ALSASink(device: device ?? "default")
         case .wav:
             guard let output else { throw UsageError("--sink wav needs --output FILE.wav") }
-            sink = WAVFileSink(url: URL(fileURLWithPath: output))
+            sink = WAVFileSink(path: output)
         case .null:
             sink = NullSink()
         }

@@ -93,7 +93,14 @@ enum SpeakCommand: Command {
             throw CommandFailure("\(sink.name): \(error)")
         }
         guard let failure else {
-            if let path = output.outputPath { print("wrote \(path)") }
+            if let path = output.outputPath {
+                // With the WAV on standard output, the report goes to standard error.
+                if path == "-" || path == "/dev/stdout" {
+                    Console.error("wrote standard output")
+                } else {
+                    print("wrote \(path)")
+                }
+            }
             return ExitStatus.success
         }
         switch failure.kind {

@@ -4,6 +4,7 @@ public import Foundation
 ///
 /// Prompts are appended one after another; the file appears under its final name only when
 /// `close` succeeds (written to a temporary name and renamed), so a crash never leaves half a file.
+/// A device, FIFO, symbolic link or `-` (standard output) is written through (see ``OutputFile``).
 public final class WAVFileSink: AudioSink {
     private struct State {
         var format: AudioFormat?
@@ -13,13 +14,22 @@ public final class WAVFileSink: AudioSink {
 
     /// Where the file goes.
     public let url: URL
+    /// The path written (`-` is standard output).
+    public let path: String
     private let state = Locked(State())
 
     public init(url: URL) {
         self.url = url
+        path = url.path
     }
 
-    public var name: String { "WAV file \(url.path)" }
+    /// A sink writing to `path`; `-` is standard output.
+    public init(path: String) {
+        url = URL(fileURLWithPath: path)
+        self.path = path
+    }
+
+    public var name: String { "WAV file \(path == "-" ? "on standard output" : path)" }
 
     public func begin(_ format: AudioFormat) throws {
         try state.withLock { state in
@@ -57,8 +67,9 @@ public final class WAVFileSink: AudioSink {
             return (state.format ?? AudioFormat(sampleRate: 22_050), state.samples)
         }
         do {
-            try WAVFile.write(
-                samples: samples, sampleRate: format.sampleRate, channels: format.channels, to: url)
+            try OutputFile.write(
+                WAVFile.encode(samples: samples, sampleRate: format.sampleRate, channels: format.channels),
+                toPath: path)
         } catch {
             throw AudioSinkError(.writeFailed, "\(error)")
         }

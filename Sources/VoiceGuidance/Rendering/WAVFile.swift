@@ -39,15 +39,16 @@ public enum WAVFile {
         return data
     }
 
-    /// Writes a WAV file atomically (see ``AtomicFile``): a crash or a full disk never leaves
-    /// half a file under the final name.
+    /// Writes a WAV file through ``OutputFile``: a regular file atomically (a crash or a full
+    /// disk never leaves half a file under the final name), a device, FIFO or `-` (standard
+    /// output) directly, a symbolic link's target through the link.
     ///
     /// - Throws: `WAVError.io` naming the path.
     public static func write(samples: [Int16], sampleRate: Int, channels: Int = 1, to url: URL) throws {
-        try AtomicFile.write(encode(samples: samples, sampleRate: sampleRate, channels: channels), to: url)
+        try OutputFile.write(encode(samples: samples, sampleRate: sampleRate, channels: channels), to: url)
     }
 
-    /// Writes rendered audio as a mono WAV file, atomically.
+    /// Writes rendered audio as a mono WAV file (see ``write(samples:sampleRate:channels:to:)``).
     public static func write(_ audio: RenderedAudio, to url: URL) throws {
         try write(samples: audio.samples, sampleRate: audio.sampleRate, to: url)
     }

@@ -1,0 +1,191 @@
+/// What one eSpeak NG call can take without overrunning the library's fixed buffers, and how
+/// much speech one utterance may make.
+///
+/// libespeak-ng 1.51 translates a clause in fixed arrays and does not check every bound: a word
+/// of phonemes is encoded into `word_phonemes[200]` with no check (`[[tttt…]]` with 200 or more
+/// phoneme codes in one word overflows it; about 350 segfaults the process), and within one
+/// clause a long run of digits, of letters and dots (`a.a.a.…`, read as one abbreviation into
+/// `word[160]`) or of letters and digits (`a1a1…`) overruns stack buffers in `TranslateClause`,
+/// `LookupDictList` and `LookupDict2`. Measured by bisection against libespeak-ng 1.51 built with
+/// AddressSanitizer (en, fr, de, es; see docs/architecture.md): every shape tried is clean when
+/// each clause holds at most 150 bytes, and a phoneme word at most 199 codes, while clauses of
+/// 162 bytes (`a.` × 81), 300 bytes (`a1` × 150) or 2,806 digits are not.
+///
+/// So every call is cut before it reaches eSpeak: a clause longer than ``maxClauseBytes`` gets a
+/// comma (a clause break to eSpeak) at its last space, or inside a word with no space, and a
+/// phoneme word longer than ``maxPhonemeWordBytes`` is split into words. Each cut is a warning.
+/// Navigation prompts never come near: a long instruction's clause is about 60 bytes.
+enum ESpeakLimits {
+    /// Most UTF-8 bytes between two clause breaks in text handed to eSpeak.
+    static let maxClauseBytes = 150
+    /// Most single letters with a dot in a row (`a.b.c.`): eSpeak joins them into one
+    /// abbreviation in a 160-byte buffer, across spaces and commas.
+    static let maxDottedLetters = 12
+    /// Most digits (with the dots and commas between them) in one number: eSpeak groups a number
+    /// into `number_buf[150]`, stops at 130 bytes and then scans past its end.
+    static let maxDigitRun = 48
+    /// Most bytes in one word of eSpeak phoneme mnemonics (each code takes at least one byte;
+    /// eSpeak's buffer holds 199 codes).
+    static let maxPhonemeWordBytes = 150
+    /// Seconds of speech per character at 1 word per minute: eSpeak NG speaks about
+    /// 0.06 s per character at 175 wpm, 0.13 s at 80 wpm and 0.022 s at 450 wpm (measured with
+    /// `espeak-ng -s RATE -w` on sentences, spelled-out digits and abbreviations), so 10.5 / rate.
+    static let secondsPerCharacterAtOneWPM = 10.5
+
+    /// `input` as eSpeak can take it: text clauses, or the words of `[[phonemes]]`, cut to size.
+    ///
+    /// - Returns: the input, and a warning when something was cut.
+    static func bounded(_ input: String, isPhonemeInput: Bool) -> (input: String, warning: String?) {
+        if isPhonemeInput, input.hasPrefix("[["), input.hasSuffix("]]"), input.count >= 4 {
+            let inner = String(input.dropFirst(2).dropLast(2))
+            let (words, cuts) = boundedPhonemes(inner)
+            guard cuts > 0 else { return (input, nil) }
+            return (
+                "[[\(words)]]",
+                "a phoneme word longer than eSpeak NG's \(maxPhonemeWordBytes) symbols was split into "
+                    + "\(cuts + 1) words"
+            )
+        }
+        let (text, cuts) = boundedText(input)
+        guard cuts > 0 else { return (input, nil) }
+        return (
+            text,
+            "text with no clause break for more than \(maxClauseBytes) bytes was cut into clauses "
+                + "(\(cuts) comma\(cuts == 1 ? "" : "s") added): eSpeak NG cannot speak longer clauses"
+        )
+    }
+
+    /// `text` with a space after a final `..`: eSpeak NG 1.51 reads past the end of a text that
+    /// ends in two dots (AddressSanitizer: heap-buffer-overflow in `string_decoder_getc_utf_8`).
+    static func endingSafely(_ text: String) -> String {
+        text.hasSuffix("..") ? text + " " : text
+    }
+
+    /// The estimated length of `input` spoken at `rate` words per minute, in seconds.
+    static func estimatedSeconds(of input: String, rate: Int) -> Double {
+        Double(input.unicodeScalars.count) * secondsPerCharacterAtOneWPM / Double(max(rate, 1))
+    }
+
+    /// Text with a comma and space added wherever a clause would run past ``maxClauseBytes``.
+    ///
+    /// A clause ends, for this count, only where eSpeak surely ends one: `, ; : ! ?` after a letter
+    /// or digit, followed by white space. Beyond ``maxDottedLetters`` single letters with dots in
+    /// a row, the dots become spaces (the letters are still spoken); a number of more than
+    /// ``maxDigitRun`` digits gets a space.
+    static func boundedText(_ text: String) -> (text: String, cuts: Int) {
+        // Too short for any limit.
+        guard text.utf8.count > 2 * maxDottedLetters else { return (text, 0) }
+        var output = String.UnicodeScalarView()
+        var clause: [Unicode.Scalar] = []
+        var clauseBytes = 0
+        var cuts = 0
+        var dottedLetters = 0
+        var digitRun = 0
+        for original in text.unicodeScalars {
+            var scalar = original
+            if ("0"..."9").contains(scalar) || (digitRun > 0 && (scalar == "." || scalar == ",")) {
+                digitRun += 1
+                if digitRun > maxDigitRun {
+                    // A space ends the number for eSpeak (a comma could join groups again).
+                    clause.append(" ")
+                    clauseBytes += 1
+                    digitRun = 1
+                    cuts += 1
+                }
+            } else {
+                digitRun = 0
+            }
+            if scalar.properties.isAlphabetic || scalar.properties.numericType != nil {
+                if let previous = clause.last ?? output.last,
+                    previous.properties.isAlphabetic || previous.properties.numericType != nil
+                {
+                    dottedLetters = 0
+                }
+            } else if scalar == ".",
+                isSingleLetter(clause.isEmpty ? Array(output.suffix(2)) : Array(clause.suffix(2)))
+            {
+                dottedLetters += 1
+                if dottedLetters > maxDottedLetters {
+                    scalar = " "
+                    cuts += 1
+                }
+            }
+            let size = UTF8.width(scalar)
+            if clauseBytes + size > maxClauseBytes {
+                let cut = breakPoint(in: clause)
+                let kept = Array(clause[cut.resume...])
+                output.append(contentsOf: clause[..<cut.end])
+                output.append(contentsOf: ", ".unicodeScalars)
+                clause = kept
+                clauseBytes = kept.reduce(0) { $0 + UTF8.width($1) }
+                cuts += 1
+            }
+            clause.append(scalar)
+            clauseBytes += size
+            if scalar.properties.isWhitespace, endsClause(clause.dropLast()) {
+                output.append(contentsOf: clause)
+                clause = []
+                clauseBytes = 0
+            }
+        }
+        output.append(contentsOf: clause)
+        return (String(output), cuts)
+    }
+
+    /// Where to cut a clause that is too long, so that the comma added follows a letter or digit
+    /// (after a dot, eSpeak does not end the clause there): its last space after one (the space
+    /// is replaced), else between two letters or digits inside a word, else at its end. The
+    /// clause is `clause[..<end]`; the next one starts at `resume`.
+    private static func breakPoint(in clause: [Unicode.Scalar]) -> (end: Int, resume: Int) {
+        let inner = clause.indices.dropFirst()
+        if let space = inner.last(where: {
+            clause[$0].properties.isWhitespace && isAlphanumeric(clause[$0 - 1])
+        }) {
+            return (space, space + 1)
+        }
+        if let inside = inner.last(where: { isAlphanumeric(clause[$0]) && isAlphanumeric(clause[$0 - 1]) }) {
+            return (inside, inside)
+        }
+        return (clause.count, clause.count)
+    }
+
+    private static func isAlphanumeric(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.properties.isAlphabetic || scalar.properties.numericType != nil
+    }
+
+    /// Whether `tail` (the last two scalars) ends in a letter that follows no letter or digit.
+    private static func isSingleLetter(_ tail: [Unicode.Scalar]) -> Bool {
+        guard let last = tail.last, last.properties.isAlphabetic else { return false }
+        guard tail.count == 2 else { return true }
+        return !(tail[0].properties.isAlphabetic || tail[0].properties.numericType != nil)
+    }
+
+    /// Whether `clause` ends in punctuation that eSpeak surely takes as the end of a clause:
+    /// `, ; : ! ?` after a letter or digit (a dot is not: `a. b` may be an abbreviation).
+    private static func endsClause(_ clause: ArraySlice<Unicode.Scalar>) -> Bool {
+        guard let last = clause.last, ",;:!?".unicodeScalars.contains(last) else { return false }
+        guard let before = clause.dropLast().last else { return false }
+        return before.properties.isAlphabetic || before.properties.numericType != nil
+    }
+
+    /// Phoneme mnemonics with every word longer than ``maxPhonemeWordBytes`` split by spaces.
+    static func boundedPhonemes(_ phonemes: String) -> (phonemes: String, cuts: Int) {
+        var output = String.UnicodeScalarView()
+        var wordBytes = 0
+        var cuts = 0
+        for scalar in phonemes.unicodeScalars {
+            if scalar.properties.isWhitespace {
+                wordBytes = 0
+            } else {
+                if wordBytes + UTF8.width(scalar) > maxPhonemeWordBytes {
+                    output.append(" ")
+                    wordBytes = 0
+                    cuts += 1
+                }
+                wordBytes += UTF8.width(scalar)
+            }
+            output.append(scalar)
+        }
+        return (String(output), cuts)
+    }
+}

@@ -1,0 +1,163 @@
+import Foundation
+import Testing
+import VoiceGuidance
+import VoiceGuidanceTesting
+
+@testable import ESpeakBackend
+
+/// eSpeak NG's clause and phoneme-word limits, and the speech limit of one utterance.
+@Suite(.serialized)
+struct ESpeakLimitsTests {
+    let renderer: ESpeakRenderer
+    let english = VoiceProfile.fallback
+
+    init() throws {
+        renderer = try ESpeakRenderer()
+    }
+
+    /// Inputs that crashed libespeak-ng 1.51 (or overran its buffers under AddressSanitizer)
+    /// when handed over whole: issue 13, item 1.
+    static let crashingShapes: [(name: String, ssml: String)] = [
+        ("400 x-sampa phonemes in one word", xsampa(String(repeating: "t", count: 400))),
+        ("400 IPA phonemes with stress", ipa(String(repeating: "ˈta", count: 200))),
+        ("a dotted abbreviation of 200 letters", String(repeating: "a.", count: 200)),
+        ("letters and digits, 600 bytes", String(repeating: "a1", count: 300)),
+        ("a 1,000-letter word", String(repeating: "a", count: 1000)),
+        ("200 digits", String(repeating: "7", count: 200)),
+        (
+            "dotted letters between commas",
+            Array(repeating: String(repeating: "a.", count: 12), count: 8).joined(separator: ", ")
+        ),
+    ]
+
+    static func xsampa(_ symbols: String) -> String {
+        "<speak><phoneme alphabet=\"x-sampa\" ph=\"\(symbols)\">x</phoneme></speak>"
+    }
+
+    static func ipa(_ symbols: String) -> String {
+        "<speak><phoneme alphabet=\"ipa\" ph=\"\(symbols)\">x</phoneme></speak>"
+    }
+
+    @Test(arguments: crashingShapes.map(\.name))
+    func crashingShapeRendersAndSaysWhatWasCut(_ name: String) throws {
+        let ssml = try #require(Self.crashingShapes.first { $0.name == name }).ssml
+        let audio = try renderer.render(try SSMLParser().parse(ssml), voice: english)
+        #expect(audio.duration > 0.5)
+        #expect(audio.samples.contains { abs(Int($0)) > 1000 }, "speech, not silence")
+        #expect(audio.warnings.contains { $0.contains("eSpeak NG") }, "\(audio.warnings)")
+    }
+
+    @Test func everyCallIsWithinTheLimits() throws {
+        for (_, ssml) in Self.crashingShapes {
+            let plan = try renderer.plan(try SSMLParser().parse(ssml), voice: english)
+            for call in plan.calls {
+                if call.hasPrefix("[[") {
+                    let words = call.dropFirst(2).dropLast(2).split(separator: " ")
+                    #expect(words.allSatisfy { $0.utf8.count <= ESpeakLimits.maxPhonemeWordBytes })
+                } else {
+                    // Between two commas (the breaks the cut adds), at most the clause limit.
+                    let clauses = call.components(separatedBy: ", ")
+                    #expect(clauses.allSatisfy { $0.utf8.count <= ESpeakLimits.maxClauseBytes }, "\(call)")
+                }
+            }
+        }
+    }
+
+    @Test func promptsAreNotTouched() {
+        let prompts = [
+            "In a quarter mile, take the ramp on the right towards I 495: Baltimore, Capital Beltway.",
+            "Turn left onto U.S. 1 North, then keep right at the fork.",
+            "Prenez la sortie 53 vers Washington. Dans 300 mètres, tournez à gauche.",
+            "In 300 Metern links abbiegen auf die Donaudampfschifffahrtsgesellschaftsstraße.",
+        ]
+        for prompt in prompts {
+            let (text, warning) = ESpeakLimits.bounded(prompt, isPhonemeInput: false)
+            #expect(text == prompt)
+            #expect(warning == nil)
+        }
+        let (phonemes, warning) = ESpeakLimits.bounded("[[t@m'A:toU]]", isPhonemeInput: true)
+        #expect(phonemes == "[[t@m'A:toU]]" && warning == nil)
+    }
+
+    @Test func longClausesAreCutAtTheirLastSpace() {
+        let words = Array(repeating: "Street", count: 60).joined(separator: " ")
+        let (text, warning) = ESpeakLimits.bounded(words, isPhonemeInput: false)
+        #expect(warning != nil)
+        let clauses = text.components(separatedBy: ", ")
+        #expect(clauses.count == 3)
+        #expect(clauses.allSatisfy { $0.utf8.count <= ESpeakLimits.maxClauseBytes })
+        #expect(clauses.joined(separator: " ") == words, "only commas are added")
+    }
+
+    @Test func everyAddedCommaFollowsALetterOrDigit() {
+        // After a dot, eSpeak does not end the clause at a comma: such a run of 480 bytes
+        // overran `LookupDict2` under AddressSanitizer until the cut moved inside a word.
+        let (text, warning) = ESpeakLimits.bounded(
+            String(repeating: "a1a1a1a1a1. ", count: 40), isPhonemeInput: false)
+        #expect(warning != nil)
+        let clauses = text.components(separatedBy: ", ")
+        #expect(clauses.count >= 4)
+        for clause in clauses.dropLast() {
+            #expect(clause.utf8.count <= ESpeakLimits.maxClauseBytes)
+            #expect(clause.last?.isLetter == true || clause.last?.isNumber == true, "\(clause)")
+        }
+        #expect(
+            text.replacingOccurrences(of: ", ", with: "").filter { $0 != " " }
+                == String(repeating: "a1a1a1a1a1.", count: 40))
+    }
+
+    @Test func longNumbersAreSplitBySpaces() {
+        let (text, warning) = ESpeakLimits.bounded(String(repeating: "7", count: 130), isPhonemeInput: false)
+        #expect(warning != nil)
+        #expect(text.split(separator: " ").map(\.count) == [48, 48, 34])
+        let (decimals, _) = ESpeakLimits.bounded(String(repeating: "1.", count: 40), isPhonemeInput: false)
+        #expect(decimals.split(separator: " ").allSatisfy { $0.count <= ESpeakLimits.maxDigitRun })
+    }
+
+    @Test func aFinalDoubleDotGetsASpace() {
+        #expect(ESpeakLimits.endingSafely("Turn left..") == "Turn left.. ")
+        #expect(ESpeakLimits.endingSafely("Turn left.") == "Turn left.")
+    }
+
+    @Test func dottedLettersPastTheLimitLoseTheirDots() {
+        let (text, _) = ESpeakLimits.bounded(String(repeating: "a.", count: 20), isPhonemeInput: false)
+        #expect(text.filter { $0 == "." }.count == ESpeakLimits.maxDottedLetters)
+        #expect(text.filter { $0 == "a" }.count == 20)
+    }
+
+    @Test func longPhonemeWordsAreSplit() {
+        let (input, warning) = ESpeakLimits.bounded(
+            "[[" + String(repeating: "t", count: 400) + " a]]", isPhonemeInput: true)
+        #expect(input.hasPrefix("[[") && input.hasSuffix("]]"))
+        let words = input.dropFirst(2).dropLast(2).split(separator: " ")
+        #expect(words.map(\.count) == [150, 150, 100, 1])
+        #expect(warning?.contains("split into 3 words") == true)
+    }
+
+    @Test func twentyThousandDigitsAreRefusedBeforeSpeaking() throws {
+        let digits = String(repeating: "1", count: 20_000)
+        let utterance = try SSMLParser().parse(
+            "<speak><say-as interpret-as=\"digits\">\(digits)</say-as></speak>")
+        var samples = 0
+        #expect {
+            try renderer.render(utterance, voice: english) { event in
+                if case .audio(let chunk) = event { samples += chunk.count }
+                return .continue
+            }
+        } throws: { error in
+            (error as? RenderError)?.kind == .invalidInput
+                && "\(error)".contains("limit is \(Int(ESpeakRenderer.maximumSpeechSeconds)) s")
+        }
+        #expect(samples == 0, "refused before any audio")
+    }
+
+    @Test func theSpeechEstimateIsCloseForAPrompt() throws {
+        let text =
+            "In 300 meters, turn left onto Main Street, then keep right at the fork towards the airport."
+        let audio = try renderer.render(Utterance(text: text), voice: english)
+        let estimate = ESpeakLimits.estimatedSeconds(of: text, rate: english.rate)
+        #expect(
+            estimate / audio.duration > 0.6 && estimate / audio.duration < 1.6,
+            "\(estimate) vs \(audio.duration)")
+    }
+}
