@@ -16,8 +16,8 @@ enum DriveCommand: Command {
         at time 0 and never stops) and runs the announcement scheduler with prompt lengths from
         the real eSpeak NG renderer. Prints a timeline and a summary.
 
-          --speed S          constant speed (50km/h, 30mph, 14m/s) or 'route' (each step's own
-                             distance/duration); default route
+          --speed S          constant speed with its unit (50km/h, 30mph, 14m/s) or 'route'
+                             (each step's own distance/duration); default route
           --gps-noise M      GPS error in meters (95% of fixes within M), seeded by --seed (default 1)
           --voice ID         voice profile (default en-US); its phrase book words built prompts
           --units U          metric or imperial (default: the voice's)
@@ -32,7 +32,7 @@ enum DriveCommand: Command {
     static func run(_ arguments: inout CommandLineArguments) async throws -> Int32 {
         let catalog = try Voices.catalog()
         var voice = try Voices.profile(&arguments)
-        let speed = try parseSpeed(try arguments.option("--speed") ?? "route")
+        let (speed, speedWarning) = try parseSpeed(try arguments.option("--speed") ?? "route")
         let noise = try arguments.number("--gps-noise", in: 0...1_000) ?? 0
         let seed = UInt64(try arguments.number("--seed", in: 0...1e15) ?? 1)
         if let units = try arguments.option("--units") {
@@ -50,6 +50,7 @@ enum DriveCommand: Command {
         let files = try arguments.positionals()
         guard files.count == 1 else { throw UsageError("give one ROUTE.json") }
 
+        if let speedWarning { Console.error(speedWarning) }
         let route = try RouteLoading.load(files[0])
         let book: PhraseBook
         do {
@@ -85,23 +86,34 @@ enum DriveCommand: Command {
         return ExitStatus.success
     }
 
-    /// `50km/h`, `30mph`, `14m/s`, `14` (m/s) or `route`.
-    static func parseSpeed(_ text: String) throws -> DriveSimulator.SpeedProfile {
-        if text == "route" { return .route }
+    /// `50km/h`, `30mph`, `14m/s` or `route`; a bare number is an error (which unit?), and a
+    /// speed below the slowest the simulator drives is raised to it with a warning.
+    static func parseSpeed(_ text: String) throws -> (speed: DriveSimulator.SpeedProfile, warning: String?) {
+        if text == "route" { return (.route, nil) }
         let units: [(String, Double)] = [("km/h", 1 / 3.6), ("kmh", 1 / 3.6), ("mph", 0.44704), ("m/s", 1)]
-        var number = text
-        var factor = 1.0
-        for (suffix, value) in units where text.hasSuffix(suffix) {
-            number = String(text.dropLast(suffix.count))
-            factor = value
-            break
+        guard let (suffix, factor) = units.first(where: { text.hasSuffix($0.0) }) else {
+            if let bare = Double(text.trimmingCharacters(in: .whitespaces)), bare.isFinite {
+                throw UsageError(
+                    "--speed \(text) has no unit: write \(text)km/h, \(text)mph or \(text)m/s (or 'route')")
+            }
+            throw UsageError(
+                "--speed must be a speed like 50km/h, 30mph or 14m/s (at most 360 km/h), or 'route'; not '\(text)'"
+            )
         }
+        let number = String(text.dropLast(suffix.count)).trimmingCharacters(in: .whitespaces)
         guard let value = Double(number), value.isFinite, value > 0, value * factor <= 100 else {
             throw UsageError(
                 "--speed must be a positive speed like 50km/h, 30mph or 14m/s (at most 360 km/h), or 'route'; not '\(text)'"
             )
         }
-        return .constant(value * factor)
+        let slowest = DriveMotion.minimumSpeed
+        guard value * factor >= slowest else {
+            let warning =
+                "voiceguide drive: warning: --speed \(text) is below the slowest simulated speed, \(slowest) m/s "
+                + "(\(slowest * 3.6) km/h); driving at \(slowest) m/s"
+            return (.constant(slowest), warning)
+        }
+        return (.constant(value * factor), nil)
     }
 
     private static func printTable(_ timeline: DriveTimeline, route: Route) {

@@ -40,11 +40,7 @@ enum RenderCommand: Command {
 
         let folder = URL(fileURLWithPath: outDir ?? ".", isDirectory: true)
         if outDir != nil {
-            do {
-                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            } catch {
-                throw CommandFailure("cannot create \(folder.path): \(error.localizedDescription)")
-            }
+            try FileProblem.createFolder(folder)
         }
         let renderer = try Engines.espeak()
         var status = ExitStatus.success
@@ -81,8 +77,9 @@ enum RenderCommand: Command {
                     url = folder.appendingPathComponent(stem + ".wav")
                 }
                 try WAVFile.write(audio, to: url)
-                let warnings =
-                    synthesized.utterance.warnings.map { "\(input.displayName):\($0)" } + audio.warnings
+                let warnings = (synthesized.utterance.warnings.map(\.description) + audio.warnings).map {
+                    UtteranceReader.locatedWarning(input.displayName, $0)
+                }
                 if json {
                     print(
                         JSONOutput.line([
@@ -100,7 +97,7 @@ enum RenderCommand: Command {
                 Console.error(failure.message)
                 status = max(status, failure.status)
             } catch {
-                Console.error("\(argument): error: \(error)")
+                Console.error("\(argument): error: \(FileProblem.words(error))")
                 status = ExitStatus.failure
             }
         }
