@@ -52,6 +52,13 @@ enum DriveCommand: Command {
 
         if let speedWarning { Console.error(speedWarning) }
         let route = try RouteLoading.load(files[0])
+        let driveTime = DriveMotion(route: route, speed: speed).totalTime
+        let longest = RouteLimits().maximumDuration
+        guard driveTime <= longest else {
+            throw CommandFailure(
+                "at this speed the drive takes \(Int(saturating: driveTime / 86_400)) days; the limit is \(Int(longest / 86_400)) days"
+            )
+        }
         let book: PhraseBook
         do {
             book = try PhraseBook.load(

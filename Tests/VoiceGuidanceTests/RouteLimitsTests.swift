@@ -130,3 +130,15 @@ import VoiceGuidance
         #expect(Int(saturating: Double.nan) == 0 && Int(saturating: 41.9) == 41)
     }
 }
+
+extension RouteLimitsTests {
+    @Test func aRouteThatTakesLongerThanAnyDriveIsAnError() throws {
+        // Each step within the limits, but slow: a thousand steps of 40 km at 0.016 m/s.
+        let step = #"{"maneuver":{"type":"turn"},"distance":40000,"duration":2500000}"#
+        let steps = Array(repeating: step, count: 1_000).joined(separator: ",")
+        let json = #"{"legs":[{"steps":[\#(steps)],"distance":1,"duration":1}],"distance":1,"duration":1}"#
+        let error = try #require(Self.error(json))
+        #expect(error.path == "legs")
+        #expect(error.message.contains("driven at its own speeds the route takes"), "\(error)")
+    }
+}

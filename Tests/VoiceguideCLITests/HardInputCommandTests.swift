@@ -117,3 +117,21 @@ import VoiceGuidanceTesting
         #expect(Set(rendered) == Set(checked), "render: \(rendered)\ncheck: \(checked)")
     }
 }
+
+extension HardInputCommandTests {
+    @Test func aDriveLongerThanAnyIsRefusedBeforeItStarts() throws {
+        let folder = try CommandRunner.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("long.json")
+        let json =
+            #"{"legs":[{"steps":[{"maneuver":{"type":"depart"},"distance":40000000,"duration":2500000},"#
+            + #"{"maneuver":{"type":"arrive"},"distance":0,"duration":0}],"distance":40000000,"#
+            + #""duration":2500000}],"distance":40000000,"duration":2500000}"#
+        try Data(json.utf8).write(to: file)
+        let result = try cli.run(["drive", file.path, "--speed", "1m/s"])
+        #expect(result.status == 1)
+        #expect(
+            result.stderr.contains("at this speed the drive takes 462 days; the limit is 30 days"),
+            "\(result.stderr)")
+    }
+}

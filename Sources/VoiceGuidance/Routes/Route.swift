@@ -108,6 +108,7 @@ public struct Route: Sendable, Equatable, Codable {
             }
         }
         try check.total(routeLength, join("legs"))
+        try check.driveTime(DriveMotion(route: self, speed: .route).totalTime, join("legs"))
     }
 }
 

@@ -78,6 +78,18 @@ struct RouteValueCheck {
         }
     }
 
+    /// How long a drive at the route's own speeds takes (steps slower than the simulator's
+    /// slowest are driven at it): at most the longest duration.
+    func driveTime(_ seconds: Double, _ path: String) throws {
+        if !(seconds <= limits.maximumDuration) {
+            throw RouteDecodingError(
+                path: path,
+                message:
+                    "driven at its own speeds the route takes \(Self.days(seconds)), longer than any drive (the limit is \(Self.days(limits.maximumDuration)))"
+            )
+        }
+    }
+
     private func finite(_ value: Double, _ path: String) throws {
         if value.isNaN || value.isInfinite {
             throw RouteDecodingError(path: path, message: "not a finite number")
@@ -88,7 +100,7 @@ struct RouteValueCheck {
     }
 
     private static func kilometers(_ meters: Double) -> String { "\(rounded(meters / 1000)) km" }
-    private static func days(_ seconds: Double) -> String { "\(rounded(seconds / 86_400)) days" }
+    static func days(_ seconds: Double) -> String { "\(rounded(seconds / 86_400)) days" }
 
     /// A number for a message: whole when large, else up to three significant decimals.
     private static func rounded(_ value: Double) -> String {
