@@ -45,10 +45,13 @@ if [ ! -x "$binary" ] || [ -n "$(find "${sources[@]}" Fuzz/run.sh -newer "$binar
   echo "fuzz: building $name (${#sources[@]} files)" >&2
   # One module named VoiceGuidance: the backend's `import VoiceGuidance` then names its own
   # module, which swiftc ignores with a warning we filter out.
-  "$SWIFTC" -parse-as-library -sanitize=fuzzer,address -O -wmo -g -swift-version 6 \
+  # Compiled from inside $work, where swiftc leaves its by-products (the module for the debugger).
+  absolute=()
+  for file in "${sources[@]}"; do absolute+=("$root/$file"); done
+  (cd "$work" && "$SWIFTC" -parse-as-library -sanitize=fuzzer,address -O -wmo -g -swift-version 6 \
     -enable-upcoming-feature ExistentialAny -enable-upcoming-feature InternalImportsByDefault \
-    -module-name VoiceGuidance -package-name VoiceGuidance -module-cache-path "$work/module-cache" \
-    "${flags[@]}" "${sources[@]}" -o "$binary" 2>&1 \
+    -module-name VoiceGuidance -package-name VoiceGuidance -module-cache-path module-cache \
+    "${flags[@]/#Sources/$root/Sources}" "${absolute[@]}" -o "$name") 2>&1 \
     | grep -v -e "Cannot export local symbol" -e "is part of module 'VoiceGuidance'; ignoring import" -e '^ *[0-9]* | ' -e '^ *|' -e '^$' >&2 || true
   [ -x "$binary" ] && [ -z "$(find "${sources[@]}" -newer "$binary" | head -1)" ] || {
     echo "fuzz: building $name failed" >&2; exit 1; }

@@ -214,9 +214,7 @@ enum DriveCommand: Command {
 /// Reads a route file, turning decoding errors into messages that name the field.
 enum RouteLoading {
     static func load(_ path: String) throws -> Route {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw CommandFailure("cannot read \(path)", status: ExitStatus.noInput)
-        }
+        let data = try FileProblem.contents(of: path)
         do {
             return try Route.decode(from: data)
         } catch let error as RouteDecodingError {

@@ -13,6 +13,25 @@ enum FileProblem {
         }
     }
 
+    /// The bytes of the file at `path`, or a `CommandFailure` (exit 66) saying in words why not:
+    /// no such file, a folder, no permission.
+    static func contents(of path: String) throws -> Data {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
+            throw CommandFailure("cannot read \(path): no such file", status: ExitStatus.noInput)
+        }
+        if isFolder.boolValue {
+            throw CommandFailure(
+                "cannot read \(path): it is a folder, not a file", status: ExitStatus.noInput)
+        }
+        do {
+            return try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw CommandFailure(
+                "cannot read \(path): \(words(error, namingPath: false))", status: ExitStatus.noInput)
+        }
+    }
+
     /// Why creating the folder `path` failed: a file in the way, a missing permission, or the
     /// system's own words for the error.
     static func reason(creating path: String, _ error: any Error) -> String {
@@ -35,7 +54,7 @@ enum FileProblem {
 
     /// An error in words: the POSIX reason under a Foundation file error ("No space left on
     /// device"), with the path it names, else the error's own description.
-    static func words(_ error: any Error) -> String {
+    static func words(_ error: any Error, namingPath: Bool = true) -> String {
         let nsError = error as NSError
         guard nsError.domain == NSCocoaErrorDomain || nsError.domain == NSPOSIXErrorDomain else {
             return "\(error)"
@@ -51,7 +70,8 @@ enum FileProblem {
         let path =
             (nsError.userInfo[NSFilePathErrorKey] as? String) ?? (nsError.userInfo["NSFilePath"] as? String)
         let text = reason ?? cocoaReason(nsError.code)
-        return path.map { "\($0): \(text)" } ?? text
+        guard namingPath, let path else { return text }
+        return "\(path): \(text)"
     }
 
     /// Foundation's file error codes in words.

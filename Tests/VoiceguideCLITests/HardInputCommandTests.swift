@@ -135,3 +135,19 @@ extension HardInputCommandTests {
             "\(result.stderr)")
     }
 }
+
+extension HardInputCommandTests {
+    @Test func unreadableRouteSaysWhy() throws {
+        let folder = try CommandRunner.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let asFolder = try cli.run(["drive", folder.path])
+        #expect(asFolder.status == 66)
+        #expect(
+            asFolder.stderr.contains("cannot read \(folder.path): it is a folder, not a file"),
+            "\(asFolder.stderr)")
+        let missing = folder.appendingPathComponent("none.json").path
+        let absent = try cli.run(["render-route", missing, "--out-dir", folder.path + "/out"])
+        #expect(absent.status == 66)
+        #expect(absent.stderr.contains("cannot read \(missing): no such file"), "\(absent.stderr)")
+    }
+}
