@@ -36,7 +36,9 @@ enum SpeakCommand: Command {
 
         let input = try Input.read(inputs[0])
         let utterance = try reader.utterance(from: input)  // reports SSML errors with positions
-        for warning in utterance.warnings { Console.error("\(input.displayName):\(warning)") }
+        for warning in utterance.warnings {
+            Console.error(UtteranceReader.locatedWarning(input.displayName, warning.description))
+        }
         let source = String(decoding: input.data, as: UTF8.self)
         let isSSML = reader.mode == .ssml || (reader.mode == .automatic && SSMLParser.looksLikeSSML(source))
         let instruction = SpokenInstruction(
