@@ -32,12 +32,14 @@ enum CheckCommand: Command {
             let name = file == "-" ? "<stdin>" : file
             if file == "-" {
                 data = FileHandle.standardInput.readDataToEndOfFile()
-            } else if let contents = FileManager.default.contents(atPath: file) {
-                data = contents
             } else {
-                print("\(file): error: cannot read the file")
-                failed += 1
-                continue
+                do {
+                    data = try FileProblem.contents(of: file)
+                } catch let failure as CommandFailure {
+                    print("\(file): error: \(failure.message)")
+                    failed += 1
+                    continue
+                }
             }
             do {
                 let utterance = try parser.parse(data: data)
