@@ -3,8 +3,13 @@ SWIFT ?= swift
 APT_PACKAGES := libespeak-ng-dev espeak-ng-data espeak-ng libasound2-dev alsa-utils pkg-config \
   libpulse-dev pulseaudio pulseaudio-utils
 BUILD_DIR := build
+# Fuzz targets (Fuzz/Targets/NAME.swift) and how long `make fuzz` runs each, in seconds.
+FUZZ_TARGETS := $(sort $(basename $(notdir $(wildcard Fuzz/Targets/*.swift))))
+FUZZ_SECONDS ?= 300
+# `make test` fuzzes every target briefly: one minute in all, shared out (at least 5 s each).
+FUZZ_TEST_SECONDS := $(shell n=$(words $(FUZZ_TARGETS)); s=$$((60 / (n > 0 ? n : 1))); echo $$((s < 5 ? 5 : s)))
 
-.PHONY: setup build test test-tsan run bench format lint clean
+.PHONY: setup build test test-tsan run bench format lint clean fuzz
 
 ## setup: install the Debian packages the build and tests use, only those missing.
 setup:
@@ -26,10 +31,19 @@ lint:
 format:
 	$(SWIFT) format --in-place --recursive Sources Tests
 
-## test: lint, build, and run every test suite.
+## test: lint, build, and run every test suite; then replay every kept fuzz crash and fuzz each
+## target briefly (Fuzz/README.md).
 test: setup lint
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --no-parallel
+	$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=$(FUZZ_TEST_SECONDS)
+
+## fuzz: build each fuzz target with libFuzzer and AddressSanitizer, replay its kept crashes, and
+## fuzz it for FUZZ_SECONDS (default 300) each. Fails when any input crashes.
+fuzz: setup
+	@status=0; for target in $(FUZZ_TARGETS); do \
+	  Fuzz/run.sh $$target $(FUZZ_SECONDS) || status=1; \
+	done; exit $$status
 
 ## test-tsan: the suites that use threads (speech, ALSA, the two halves of a render, the CLI's
 ## batch pipeline and render workers) under Thread Sanitizer.

@@ -19,6 +19,10 @@ public struct DriveMotion: Sendable {
     public private(set) var totalTime = 0.0
     private var legStepOffset: [Int] = []
 
+    /// The slowest the vehicle drives, in m/s: slower speeds (asked for, or a step's own) are
+    /// raised to this.
+    public static let minimumSpeed = RouteLimits.minimumSpeed
+
     /// Lays the route out in time at the given speed profile.
     public init(route: Route, speed: DriveSimulator.SpeedProfile) {
         let fallback = route.duration > 0 && route.distance > 0 ? route.distance / route.duration : 13.9
@@ -30,8 +34,8 @@ public struct DriveMotion: Sendable {
                 let length = step.distance.isFinite ? max(0, step.distance) : 0
                 let stepSpeed: Double
                 switch speed {
-                case .constant(let value): stepSpeed = max(value, 0.1)
-                case .route: stepSpeed = max(step.routedSpeed ?? fallback, 0.1)
+                case .constant(let value): stepSpeed = max(value, Self.minimumSpeed)
+                case .route: stepSpeed = max(step.routedSpeed ?? fallback, Self.minimumSpeed)
                 }
                 steps.append(
                     StepSpan(

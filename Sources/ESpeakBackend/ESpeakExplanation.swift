@@ -47,6 +47,17 @@ public struct Explanation: Sendable, Equatable {
 }
 
 extension ESpeakRenderer {
+    /// The warnings `render` would add to the parser's own for `utterance` in `voice`, without
+    /// rendering: normalisation (a number too long to read), voices that are not installed,
+    /// rate and pitch clamped to eSpeak NG's range; each as `line:col: warning: message` where
+    /// the source position is known.
+    ///
+    /// - Throws: `RenderError` when `render` would refuse the utterance (too much pause) or the
+    ///   voice cannot be used.
+    public func warnings(for utterance: Utterance, voice: VoiceProfile) throws -> [String] {
+        try plan(utterance, voice: voice).warnings
+    }
+
     /// Shows what `render` would hand to eSpeak NG for `utterance` in `voice`, without rendering:
     /// each segment's normalised text or phonemes, its voice and parameters, and eSpeak's IPA.
     ///

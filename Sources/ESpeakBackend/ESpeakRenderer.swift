@@ -185,15 +185,18 @@ public final class ESpeakRenderer: SpeechRenderer {
         return bounded
     }
 
-    /// The eSpeak settings of a text segment; their warnings are added to `warnings` once.
+    /// The eSpeak settings of a text segment; their warnings are added to `warnings` once each,
+    /// at the segment's place in the SSML source.
     static func settings(
         for text: TextSegment, voice: VoiceProfile, resolver: ESpeakVoiceResolver, warnings: inout [String]
     ) -> ESpeakSegmentSettings {
         let (voiceName, voiceWarnings) = resolver.voiceName(for: text, profile: voice)
         let settings = ESpeakSegmentSettings(
             segment: text, profile: voice, voiceName: voiceName, voiceWarnings: voiceWarnings)
-        for warning in settings.warnings where !warnings.contains(warning) {
-            warnings.append(warning)
+        for warning in settings.warnings {
+            // Located where the segment's text starts: "2:5: warning: pitch -25 is outside …".
+            let located = SSMLDiagnostic(message: warning, location: text.location).description
+            if !warnings.contains(located) { warnings.append(located) }
         }
         return settings
     }

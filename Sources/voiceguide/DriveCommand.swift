@@ -18,8 +18,8 @@ enum DriveCommand: Command {
         at time 0 and never stops) through the VoiceController an app uses, with prompt lengths
         from the real renderer. Prints what the controller spoke, when, and a summary.
 
-          --speed S          constant speed (50km/h, 30mph, 14m/s) or 'route' (each step's own
-                             distance/duration); default route
+          --speed S          constant speed with its unit (50km/h, 30mph, 14m/s) or 'route'
+                             (each step's own distance/duration); default route
           --gps-noise M      GPS error in meters (95% of fixes within M), seeded by --seed (default 1)
           --voice ID         voice profile (default: the one for the route's voiceLocale, else
                              en-US); its phrase book words built prompts
@@ -49,7 +49,7 @@ enum DriveCommand: Command {
     static func run(_ arguments: inout CommandLineArguments) async throws -> Int32 {
         let catalog = try Voices.catalog()
         let chosen = try Voices.chosenProfile(&arguments)
-        let speed = try parseSpeed(try arguments.option("--speed") ?? "route")
+        let (speed, speedWarning) = try parseSpeed(try arguments.option("--speed") ?? "route")
         let noise = try arguments.number("--gps-noise", in: 0...1_000) ?? 0
         let seed = UInt64(try arguments.number("--seed", in: 0...1e15) ?? 1)
         let units = try arguments.option("--units").map { units in
@@ -75,10 +75,18 @@ enum DriveCommand: Command {
         guard files.count == 1 else { throw UsageError("give one ROUTE.json") }
         if play && output != nil { throw UsageError("--play and --output cannot be combined; choose one") }
 
+        if let speedWarning { Console.error(speedWarning) }
         let route = try RouteLoading.load(files[0])
         let languages = try Voices.forRoute(route, chosen: chosen, catalog: catalog)
         var voice = languages.profile
         if let units { voice.units = units }
+        let driveTime = DriveMotion(route: route, speed: speed).totalTime
+        let longest = RouteLimits().maximumDuration
+        guard driveTime <= longest else {
+            throw CommandFailure(
+                "at this speed the drive takes \(Int(saturating: driveTime / 86_400)) days; the limit is \(Int(longest / 86_400)) days"
+            )
+        }
         let book: PhraseBook
         do {
             book = try PhraseBook.load(
@@ -161,23 +169,34 @@ enum DriveCommand: Command {
         return CommandFailure("\(error)")
     }
 
-    /// `50km/h`, `30mph`, `14m/s`, `14` (m/s) or `route`.
-    static func parseSpeed(_ text: String) throws -> DriveSimulator.SpeedProfile {
-        if text == "route" { return .route }
+    /// `50km/h`, `30mph`, `14m/s` or `route`; a bare number is an error (which unit?), and a
+    /// speed below the slowest the simulator drives is raised to it with a warning.
+    static func parseSpeed(_ text: String) throws -> (speed: DriveSimulator.SpeedProfile, warning: String?) {
+        if text == "route" { return (.route, nil) }
         let units: [(String, Double)] = [("km/h", 1 / 3.6), ("kmh", 1 / 3.6), ("mph", 0.44704), ("m/s", 1)]
-        var number = text
-        var factor = 1.0
-        for (suffix, value) in units where text.hasSuffix(suffix) {
-            number = String(text.dropLast(suffix.count))
-            factor = value
-            break
+        guard let (suffix, factor) = units.first(where: { text.hasSuffix($0.0) }) else {
+            if let bare = Double(text.trimmingCharacters(in: .whitespaces)), bare.isFinite {
+                throw UsageError(
+                    "--speed \(text) has no unit: write \(text)km/h, \(text)mph or \(text)m/s (or 'route')")
+            }
+            throw UsageError(
+                "--speed must be a speed like 50km/h, 30mph or 14m/s (at most 360 km/h), or 'route'; not '\(text)'"
+            )
         }
+        let number = String(text.dropLast(suffix.count)).trimmingCharacters(in: .whitespaces)
         guard let value = Double(number), value.isFinite, value > 0, value * factor <= 100 else {
             throw UsageError(
                 "--speed must be a positive speed like 50km/h, 30mph or 14m/s (at most 360 km/h), or 'route'; not '\(text)'"
             )
         }
-        return .constant(value * factor)
+        let slowest = DriveMotion.minimumSpeed
+        guard value * factor >= slowest else {
+            let warning =
+                "voiceguide drive: warning: --speed \(text) is below the slowest simulated speed, \(slowest) m/s "
+                + "(\(slowest * 3.6) km/h); driving at \(slowest) m/s"
+            return (.constant(slowest), warning)
+        }
+        return (.constant(value * factor), nil)
     }
 
     private static func printTable(_ timeline: DriveTimeline, route: Route) {
@@ -241,9 +260,7 @@ struct OutputLatency: CustomStringConvertible {
 /// Reads a route file, turning decoding errors into messages that name the field.
 enum RouteLoading {
     static func load(_ path: String) throws -> Route {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw CommandFailure("cannot read \(path)", status: ExitStatus.noInput)
-        }
+        let data = try FileProblem.contents(of: path)
         do {
             return try Route.decode(from: data)
         } catch let error as RouteDecodingError {

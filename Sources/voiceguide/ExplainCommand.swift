@@ -69,7 +69,9 @@ enum ExplainCommand: Command {
             print("eSpeak reads neighbours spoken alike as one phrase; its calls:")
             for (index, call) in explanation.calls.enumerated() { print("   \(index + 1). \(call)") }
         }
-        for warning in explanation.warnings { print("warning: \(warning)") }
+        for warning in explanation.warnings {
+            print(UtteranceReader.locatedWarning(input.displayName, warning))
+        }
         return ExitStatus.success
     }
 }

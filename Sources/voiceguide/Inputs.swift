@@ -153,6 +153,17 @@ struct UtteranceReader {
         }
     }
 
+    /// A warning as `name:line:col: warning: message` (`name: warning: message` when it has no
+    /// place), from a renderer's or parser's `line:col: warning: message` or bare text.
+    static func locatedWarning(_ name: String, _ warning: String) -> String {
+        let place = warning.prefix { $0.isNumber || $0 == ":" }
+        if place.split(separator: ":").count == 2, warning.dropFirst(place.count).hasPrefix(" ") {
+            return "\(name):\(warning)"
+        }
+        if warning.hasPrefix("warning: ") { return "\(name): \(warning)" }
+        return "\(name): warning: \(warning)"
+    }
+
     /// `name:line:col:` (or `name:` without a location).
     static func located(_ name: String, _ location: SourceLocation?) -> String {
         guard let location else { return "\(name):" }

@@ -45,11 +45,7 @@ enum RenderCommand: Command {
 
         let folder = URL(fileURLWithPath: outDir ?? ".", isDirectory: true)
         if outDir != nil {
-            do {
-                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            } catch {
-                throw CommandFailure("cannot create \(folder.path): \(error.localizedDescription)")
-            }
+            try FileProblem.createFolder(folder)
         }
         let espeak = engine as? ESpeakRenderer
         var status = ExitStatus.success
@@ -98,8 +94,9 @@ enum RenderCommand: Command {
                     WAVFile.encode(samples: audio.samples, sampleRate: audio.sampleRate),
                     toPath: output ?? url.path)
                 let isOnStandardOutput = url.path == "/dev/stdout"
-                let warnings =
-                    synthesized.utterance.warnings.map { "\(input.displayName):\($0)" } + audio.warnings
+                let warnings = (synthesized.utterance.warnings.map(\.description) + audio.warnings).map {
+                    UtteranceReader.locatedWarning(input.displayName, $0)
+                }
                 if json {
                     report(
                         isOnStandardOutput,
@@ -118,7 +115,7 @@ enum RenderCommand: Command {
                 Console.error(failure.message)
                 status = max(status, failure.status)
             } catch {
-                Console.error("\(argument): error: \(error)")
+                Console.error("\(argument): error: \(FileProblem.words(error))")
                 status = ExitStatus.failure
             }
         }

@@ -109,11 +109,7 @@ enum RenderRouteCommand: Command {
         guard files.count == 1 else { throw UsageError("give one ROUTE.json") }
 
         let folder = URL(fileURLWithPath: outDir, isDirectory: true)
-        do {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        } catch {
-            throw CommandFailure("cannot create \(folder.path): \(error.localizedDescription)")
-        }
+        try FileProblem.createFolder(folder)
         // Workers start now, so that their start-up overlaps reading the route.
         let workers = jobs > 1 ? try startWorkers(count: jobs - 1, voice: voice, folder: folder) : []
         defer { stopWorkers(workers) }

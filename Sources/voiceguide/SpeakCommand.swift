@@ -34,9 +34,11 @@ enum SpeakCommand: Command {
         let catalog = try Voices.catalog()
         var voice = try Voices.profile(&arguments)
         if let speed = try arguments.option("--speed") {
-            guard case .constant(let metersPerSecond) = try DriveCommand.parseSpeed(speed) else {
+            let (profile, warning) = try DriveCommand.parseSpeed(speed)
+            guard case .constant(let metersPerSecond) = profile else {
                 throw UsageError("--speed needs a speed like 90km/h, not '\(speed)'")
             }
+            if let warning { Console.error(warning) }
             voice = voice.atSpeed(metersPerSecond)
         }
         let verbose = arguments.flag("--verbose", "-v")
@@ -57,7 +59,9 @@ enum SpeakCommand: Command {
 
         let input = try Input.read(inputs[0])
         let utterance = try reader.utterance(from: input)  // reports SSML errors with positions
-        for warning in utterance.warnings { Console.error("\(input.displayName):\(warning)") }
+        for warning in utterance.warnings {
+            Console.error(UtteranceReader.locatedWarning(input.displayName, warning.description))
+        }
         let source = String(decoding: input.data, as: UTF8.self)
         let isSSML = reader.mode == .ssml || (reader.mode == .automatic && SSMLParser.looksLikeSSML(source))
         let instruction = SpokenInstruction(

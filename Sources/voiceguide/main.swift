@@ -55,7 +55,7 @@ let commands: [any Command.Type] = [
         Console.error("voiceguide \(name): \(error.message)")
         return error.status
     } catch {
-        Console.error("voiceguide \(name): \(error)")
+        Console.error("voiceguide \(name): \(FileProblem.words(error))")
         return ExitStatus.failure
     }
 }

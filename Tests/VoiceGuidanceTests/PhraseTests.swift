@@ -224,10 +224,27 @@ import VoiceGuidance
         #expect(SpokenDistance.roundedMeters(226, units: .metric) == 250)
     }
 
-    @Test func ordinalBeyondTheTableIsANumber() throws {
-        let builder = try RoutingSupport.builder("en")
-        let step = RouteStep(maneuver: Maneuver(type: .roundabout, exit: 12), distance: 10, duration: 1)
-        #expect(builder.finalText(for: step, wording: .short) == "At the roundabout, take the 12. exit")
+    @Test(arguments: [
+        ("en", 12, "At the roundabout, take the twelfth exit"),
+        ("en", 999, "At the roundabout, take the nine hundred ninety-ninth exit"),
+        ("fr", 11, "Au rond-point, prenez la onzième sortie"),
+        ("de", 11, "Im Kreisverkehr die elfte Ausfahrt nehmen"),
+        ("es", 11, "En la rotonda, tome la decimoprimera salida"),
+        ("es", 23, "En la rotonda, tome la vigésima tercera salida"),
+    ])
+    func exitBeyondThePhraseBooksOrdinalsIsSpelled(language: String, exit: Int, text: String) throws {
+        let builder = try RoutingSupport.builder(language)
+        let step = RouteStep(maneuver: Maneuver(type: .roundabout, exit: exit), distance: 10, duration: 1)
+        #expect(builder.finalText(for: step, wording: .short) == text)
+    }
+
+    @Test func namedRotaryExitAgreesWithItsTemplate() throws {
+        let builder = try RoutingSupport.builder("de")
+        let step = RouteStep(
+            maneuver: Maneuver(type: .rotary, exit: 13), rotaryName: "Großen Stern", distance: 10, duration: 1
+        )
+        #expect(
+            builder.finalText(for: step, wording: .long) == "Am Großen Stern die dreizehnte Ausfahrt nehmen")
     }
 
     @Test func badPhraseBooksAreClearErrors() throws {

@@ -150,15 +150,29 @@ private typealias Support = SSMLTestSupport
         (Array("<speak>\nø".utf8) + [0x80] + Array("</speak>".utf8), 10, 2, 2),
         (Array("<speak>".utf8) + [0xE2, 0x82], 7, 1, 8),  // truncated sequence
         (Array("<speak>".utf8) + [0xC0, 0xAF], 7, 1, 8),  // overlong '/'
-        (Array("<speak>".utf8) + [0xED, 0xA0, 0x80], 8, 1, 8),  // surrogate
-        (Array("<speak>".utf8) + [0xF4, 0x90, 0x80, 0x80], 8, 1, 8),  // above U+10FFFF
+        (Array("<speak>".utf8) + [0xED, 0xA0, 0x80], 7, 1, 8),  // surrogate
+        (Array("<speak>".utf8) + [0xF4, 0x90, 0x80, 0x80], 7, 1, 8),  // above U+10FFFF
         (Array("<speak>a\r\nb".utf8) + [0xFE], 11, 2, 2),
     ])
     func invalidUTF8IsLocated(bytes: [UInt8], offset: Int, line: Int, column: Int) throws {
         let found = try #require(Support.error(data: Data(bytes)))
         #expect(found.kind == .invalidEncoding)
         #expect(found.location == SourceLocation(line: line, column: column))
-        #expect(found.message.contains("offset \(offset)"))
+        #expect(found.message.contains("at offset \(offset) is not valid UTF-8"))
+    }
+
+    @Test func cutShortSequenceNamesItsFirstByteAndWhatCutIt() throws {
+        let bytes: [UInt8] = Array("caf".utf8) + [0xC3] + Array("<".utf8)
+        let found = try #require(Support.error(data: Data(bytes)))
+        #expect(found.location == SourceLocation(line: 1, column: 4))
+        #expect(
+            found.message
+                == "byte 0xC3 at offset 3 is not valid UTF-8: a 2-byte sequence cut short by 0x3C at offset 4"
+        )
+        let three: [UInt8] = Array("ab".utf8) + [0xE2, 0x82] + Array("x".utf8)
+        let second = try #require(Support.error(data: Data(three)))
+        #expect(
+            second.message.hasPrefix("byte 0xE2 at offset 2 is not valid UTF-8: a 3-byte sequence cut short"))
     }
 
     @Test func utf16InputGetsAHint() throws {

@@ -33,7 +33,7 @@ public struct PhraseBuilder: Sendable {
         case .metric:
             if value < 999.5 {
                 return SpokenDistance(
-                    meters: value, text: fill(words.meters, ["n": String(Int(value.rounded()))]))
+                    meters: value, text: fill(words.meters, ["n": String(Int(saturating: value.rounded()))]))
             }
             let kilometers = value / 1000
             if abs(kilometers - 1) < 0.001 { return SpokenDistance(meters: value, text: words.kilometer) }
@@ -42,7 +42,7 @@ public struct PhraseBuilder: Sendable {
             let feet = value / SpokenDistance.metersPerFoot
             if feet < 1200.5 {
                 return SpokenDistance(
-                    meters: value, text: fill(words.feet, ["n": String(Int(feet.rounded()))]))
+                    meters: value, text: fill(words.feet, ["n": String(Int(saturating: feet.rounded()))]))
             }
             let miles = value / SpokenDistance.metersPerMile
             let text: String
@@ -58,7 +58,7 @@ public struct PhraseBuilder: Sendable {
     }
 
     private func number(_ value: Double) -> String {
-        let tenths = Int((value * 10).rounded())
+        let tenths = Int(saturating: (value * 10).rounded())
         if tenths % 10 == 0 { return String(tenths / 10) }
         return "\(tenths / 10)\(book.decimalSeparator)\(tenths % 10)"
     }
@@ -82,11 +82,12 @@ public struct PhraseBuilder: Sendable {
         if maneuver.type == .roundabout || maneuver.type == .rotary || maneuver.type == .roundaboutTurn {
             let kind = maneuver.type == .rotary ? "rotary" : "roundabout"
             if let exit = maneuver.exit, exit > 0 {
-                let ordinal = exit <= book.ordinals.count ? book.ordinals[exit - 1] : "\(exit)."
                 if kind == "rotary", let name = step.rotaryName, !name.isEmpty, wording == .long {
-                    phrase = fill(required("rotary.named"), ["rotary": name, "ordinal": ordinal])
+                    let template = required("rotary.named")
+                    phrase = fill(template, ["rotary": name, "ordinal": exitOrdinal(exit, in: template)])
                 } else {
-                    phrase = fill(required(kind), ["ordinal": ordinal])
+                    let template = required(kind)
+                    phrase = fill(template, ["ordinal": exitOrdinal(exit, in: template)])
                 }
             } else {
                 phrase = required("roundabout.noExit")
@@ -115,6 +116,24 @@ public struct PhraseBuilder: Sendable {
             return fill(book.templates.toward, ["instruction": phrase, "destination": destination])
         }
         return phrase
+    }
+
+    /// The ordinal of roundabout exit `exit` in words: the phrase book's own up to its last, then
+    /// spelled by the normaliser's number speller, agreeing with the words around `{ordinal}` in
+    /// `template` (fr "la {ordinal} sortie" → "onzième", de "die {ordinal} Ausfahrt" → "elfte",
+    /// es "la {ordinal} salida" → "decimoprimera"). A language without number rules gets digits.
+    public func exitOrdinal(_ exit: Int, in template: String) -> String {
+        if exit >= 1, exit <= book.ordinals.count { return book.ordinals[exit - 1] }
+        guard let language = NormalizationLanguage(tag: book.language) else { return String(exit) }
+        // The template with a number where the ordinal goes, so the rewriter reads its context.
+        let tokens = TextToken.tokenize(template.replacingOccurrences(of: "{ordinal}", with: "0"))
+        var form = GrammaticalForm()
+        if let index = tokens.firstIndex(where: { $0.isNumber && $0.text == "0" }) {
+            form = NavigationTextRewriter(language: language).context(tokens, before: index, after: index + 1)
+            // An exit ordinal stands before its noun (es "tercer", not "tercero" before a masculine).
+            form.isBeforeNoun = true
+        }
+        return NumberSpeller(language: language).ordinal(exit, form: form)
     }
 
     /// Directions v5 `destinations` as said: "A 9: Munich; Nuremberg" (refs, a colon, then
@@ -172,8 +191,9 @@ public struct PhraseBuilder: Sendable {
 
     /// The depart prompt: "Head south on Taylor Street" (long) or "Head south" (short).
     public func departText(for step: RouteStep, wording: Wording) -> String {
-        let bearing = step.maneuver.bearingAfter ?? 0
-        let index = Int(((bearing.truncatingRemainder(dividingBy: 360) + 360 + 22.5) / 45).rounded(.down)) % 8
+        let bearing = step.maneuver.bearingAfter.flatMap { $0.isFinite ? $0 : nil } ?? 0
+        let sector = ((bearing.truncatingRemainder(dividingBy: 360) + 360 + 22.5) / 45).rounded(.down)
+        let index = Int(saturating: sector) % 8
         let direction = book.directions[index]
         if wording == .long, let road = roadName(of: step) {
             return sentence(fill(book.templates.departOn, ["direction": direction, "road": road]))

@@ -257,11 +257,11 @@ public struct CommandRenderer: SpeechRenderer {
     /// Linear-interpolation resampling (enough for speech; the identity when the rates agree).
     static func resample(_ samples: [Int16], from source: Int, to target: Int) -> [Int16] {
         guard source != target, source > 0, samples.count > 1 else { return samples }
-        let count = Int((Double(samples.count) * Double(target) / Double(source)).rounded())
+        let count = Int(saturating: (Double(samples.count) * Double(target) / Double(source)).rounded())
         let step = Double(source) / Double(target)
         return (0..<count).map { index in
             let position = Double(index) * step
-            let left = min(Int(position), samples.count - 1)
+            let left = min(Int(saturating: position), samples.count - 1)
             let right = min(left + 1, samples.count - 1)
             let fraction = position - Double(left)
             return Int16(
@@ -317,10 +317,14 @@ public struct CommandRenderer: SpeechRenderer {
             case .text(let text):
                 let prosody = text.prosody
                 var attributes: [String] = []
-                if prosody.rate != 1 { attributes.append("rate=\"\(Int((prosody.rate * 100).rounded()))%\"") }
+                if prosody.rate != 1 {
+                    attributes.append("rate=\"\(Int(saturating: (prosody.rate * 100).rounded()))%\"")
+                }
                 if prosody.pitch != 1 {
                     attributes.append(
-                        String(format: "pitch=\"%+d%%\"", Int(((prosody.pitch - 1) * 100).rounded())))
+                        String(
+                            format: "pitch=\"%+d%%\"", Int(saturating: ((prosody.pitch - 1) * 100).rounded()))
+                    )
                 }
                 if prosody.volumeDB != 0, prosody.volumeDB.isFinite {
                     attributes.append(String(format: "volume=\"%+.1fdB\"", prosody.volumeDB))
@@ -334,7 +338,7 @@ public struct CommandRenderer: SpeechRenderer {
                 }
                 body += piece + " "
             case .pause(let pause):
-                body += "<break time=\"\(Int((pause.seconds * 1_000).rounded()))ms\"/>"
+                body += "<break time=\"\(Int(saturating: (pause.seconds * 1_000).rounded()))ms\"/>"
             case .mark(let name):
                 body += "<mark name=\"\(escape(name))\"/>"
             case .audio(let clip):

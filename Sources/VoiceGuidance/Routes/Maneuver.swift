@@ -40,7 +40,13 @@ public struct Maneuver: Sendable, Equatable, Codable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         type = try container.decode(ManeuverType.self, forKey: .type)
         modifier = try container.decodeIfPresent(ManeuverModifier.self, forKey: .modifier)
-        exit = try container.decodeIfPresent(Int.self, forKey: .exit)
+        exit = try container.decodeIfPresent(Double.self, forKey: .exit).map { value in
+            guard let whole = Int(exactly: value) else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .exit, in: container, debugDescription: "expected a whole number, found \(value)")
+            }
+            return whole
+        }
         location = try container.decodeIfPresent([Double].self, forKey: .location) ?? []
         instruction = try container.decodeIfPresent(String.self, forKey: .instruction)
         bearingAfter = try container.decodeIfPresent(Double.self, forKey: .bearingAfter)

@@ -44,8 +44,15 @@ public struct Route: Sendable, Equatable, Codable {
 
     /// Every route of a Directions v5 response (`{"routes": […]}`), or the one route `data` is.
     ///
-    /// - Throws: `RouteDecodingError` naming the path to the field that is wrong.
+    /// - Throws: `RouteDecodingError` naming the line and column of a syntax error, or the path
+    ///   to the field that is wrong.
     public static func routes(from data: Data) throws -> [Route] {
+        if let syntax = JSONSyntax.firstError(in: data) {
+            throw RouteDecodingError(
+                path:
+                    "line \(syntax.location.line), column \(syntax.location.column) (byte \(syntax.offset))",
+                message: syntax.message)
+        }
         let document: RouteDocument
         do {
             document = try JSONDecoder().decode(RouteDocument.self, from: data)
@@ -81,47 +88,47 @@ public struct Route: Sendable, Equatable, Codable {
         legs.contains { $0.steps.contains { !$0.voiceInstructions.isEmpty } }
     }
 
-    /// Checks what the decoder cannot: non-negative finite numbers, non-empty legs.
+    /// Checks what the decoder cannot: finite numbers, none negative and none past `limits`
+    /// (no road is longer than the Earth is round), non-empty legs.
     ///
-    /// - Parameter path: where this route sits in the document (`routes[0]`, or empty).
+    /// - Parameters:
+    ///   - path: where this route sits in the document (`routes[0]`, or empty).
+    ///   - limits: the largest distance, duration, speed and exit number a route may hold.
     /// - Throws: `RouteDecodingError` naming the path to the first wrong field.
-    public func validate(path: String = "") throws {
+    public func validate(path: String = "", limits: RouteLimits = RouteLimits()) throws {
         func join(_ field: String) -> String { path.isEmpty ? field : "\(path).\(field)" }
-        try Self.check(distance, join("distance"))
-        try Self.check(duration, join("duration"))
+        let check = RouteValueCheck(limits: limits)
+        try check.distance(distance, join("distance"))
+        try check.duration(duration, join("duration"))
         if legs.isEmpty {
             throw RouteDecodingError(path: join("legs"), message: "a route needs at least one leg")
         }
+        var routeLength = 0.0
         for (legIndex, leg) in legs.enumerated() {
             let legPath = join("legs[\(legIndex)]")
-            try Self.check(leg.distance, "\(legPath).distance")
-            try Self.check(leg.duration, "\(legPath).duration")
+            try check.distance(leg.distance, "\(legPath).distance")
+            try check.duration(leg.duration, "\(legPath).duration")
             if leg.steps.isEmpty {
                 throw RouteDecodingError(path: "\(legPath).steps", message: "a leg needs at least one step")
             }
             for (stepIndex, step) in leg.steps.enumerated() {
-                let stepPath = "\(legPath).steps[\(stepIndex)]"
-                try Self.check(step.distance, "\(stepPath).distance")
-                try Self.check(step.duration, "\(stepPath).duration")
-                for (index, voice) in step.voiceInstructions.enumerated() {
-                    try Self.check(
-                        voice.distanceAlongGeometry,
-                        "\(stepPath).voiceInstructions[\(index)].distanceAlongGeometry")
-                }
-                if let exit = step.maneuver.exit, exit < 0 {
-                    throw RouteDecodingError(
-                        path: "\(stepPath).maneuver.exit", message: "negative exit number \(exit)")
-                }
+                try check.step(step, "\(legPath).steps[\(stepIndex)]")
+                routeLength += step.distance
             }
         }
+        try check.total(routeLength, join("legs"))
+        try check.driveTime(routedDriveTime, join("legs"))
     }
+}
 
-    private static func check(_ value: Double, _ path: String) throws {
-        if value.isNaN || value.isInfinite {
-            throw RouteDecodingError(path: path, message: "not a finite number")
-        }
-        if value < 0 {
-            throw RouteDecodingError(path: path, message: "negative value \(value)")
+extension Route {
+    /// How long the route takes at each step's own routed speed (the route's average where a step
+    /// has none), each speed at least `RouteLimits.minimumSpeed`, in seconds.
+    public var routedDriveTime: Double {
+        let fallback = duration > 0 && distance > 0 ? distance / duration : 13.9
+        return legs.flatMap(\.steps).reduce(0) { total, step in
+            let length = step.distance.isFinite ? max(0, step.distance) : 0
+            return total + length / max(step.routedSpeed ?? fallback, RouteLimits.minimumSpeed)
         }
     }
 }

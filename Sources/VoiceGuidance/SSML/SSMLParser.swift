@@ -87,7 +87,8 @@ public struct SSMLParser: Sendable {
             let isUTF16 = data.starts(with: [0xFF, 0xFE]) || data.starts(with: [0xFE, 0xFF])
             throw SSMLError(
                 .invalidEncoding,
-                "byte 0x\(String(bad.byte, radix: 16, uppercase: true)) at offset \(bad.offset) is not valid UTF-8"
+                "byte \(UTF8Validation.hex(bad.byte)) at offset \(bad.offset) is not valid UTF-8"
+                    + (bad.reason.isEmpty ? "" : ": \(bad.reason)")
                     + (isUTF16 ? " (the input looks like UTF-16; SSML must be UTF-8)" : ""),
                 at: bad.location)
         }

@@ -4,8 +4,10 @@ import Foundation
 enum UTF8Validation {
     struct InvalidByte: Sendable, Equatable {
         var byte: UInt8
-        /// 0-based byte offset.
+        /// 0-based byte offset of the byte that starts the bad sequence.
         var offset: Int
+        /// Why the sequence is bad ("cut short by 0x3C at offset 4"), or empty for a lone bad byte.
+        var reason: String = ""
         /// Line and column (Unicode scalars) of the character the bad byte would start or continue.
         var location: SourceLocation
     }
@@ -24,8 +26,8 @@ enum UTF8Validation {
                 let lead = bytes[index]
                 let start = index
                 let here = SourceLocation(line: line, column: column)
-                func invalid(at offset: Int) -> InvalidByte {
-                    InvalidByte(byte: bytes[offset], offset: offset, location: here)
+                func invalid(_ reason: String = "") -> InvalidByte {
+                    InvalidByte(byte: bytes[start], offset: start, reason: reason, location: here)
                 }
                 if lead < 0x80 {
                     index += 1
@@ -61,19 +63,34 @@ enum UTF8Validation {
                 case 0xF4:
                     count = 3
                     high = 0x8F
-                default: return invalid(at: start)
+                default: return invalid()
                 }
                 for step in 1...count {
                     let offset = start + step
-                    guard offset < bytes.count else { return invalid(at: start) }
+                    guard offset < bytes.count else {
+                        return invalid("a \(count + 1)-byte sequence cut short by the end of the input")
+                    }
                     let byte = bytes[offset]
-                    let range = step == 1 ? low...high : 0x80...0xBF
-                    guard range.contains(byte) else { return invalid(at: offset) }
+                    guard (0x80...0xBF).contains(byte) else {
+                        return invalid(
+                            "a \(count + 1)-byte sequence cut short by \(hex(byte)) at offset \(offset)")
+                    }
+                    guard step > 1 || (low...high).contains(byte) else {
+                        return invalid(
+                            "\(hex(lead)) \(hex(byte)) starts an overlong form, a surrogate or a value above U+10FFFF"
+                        )
+                    }
                 }
                 index = start + count + 1
                 column += 1
             }
             return nil
         }
+    }
+
+    /// `0xC3`.
+    static func hex(_ byte: UInt8) -> String {
+        let digits = String(byte, radix: 16, uppercase: true)
+        return "0x" + (digits.count == 1 ? "0" : "") + digits
     }
 }

@@ -49,7 +49,9 @@ final class PromptPlayer {
         self.hub = hub
         self.sampleRate = sampleRate
         self.gain = gain
-        func frames(_ seconds: Double) -> Int { max(1, Int((seconds * Double(sampleRate)).rounded())) }
+        func frames(_ seconds: Double) -> Int {
+            max(1, Int(saturating: (seconds * Double(sampleRate)).rounded()))
+        }
         pieceFrames = frames(configuration.pieceDuration)
         interruptFadeFrames = frames(configuration.interruptFade)
         stopFadeFrames = frames(configuration.stopFade)
@@ -212,7 +214,7 @@ final class PromptPlayer {
     }
 
     private func heardFrame() -> Int {
-        written - Int((sink.delay * Double(sampleRate)).rounded())
+        written - Int(saturating: (sink.delay * Double(sampleRate)).rounded())
     }
 
     private func deliverHeardEvents(through frame: Int) {

@@ -157,6 +157,25 @@ public struct VoiceCatalogError: Error, Sendable, Equatable, CustomStringConvert
 
 /// Describes a decoding error by the path to the field, for messages like `legs[0].steps[3].distance`.
 public func describe(_ error: DecodingError) -> String {
+    /// What a JSON value of a Swift type is called: "a number", "an object".
+    func words(for type: Any.Type) -> String {
+        switch type {
+        case is Double.Type, is Float.Type, is Int.Type, is Int64.Type, is Int32.Type, is UInt.Type:
+            "a number"
+        case is String.Type: "a string"
+        case is Bool.Type: "true or false"
+        case is [String: Any].Type, is NSDictionary.Type: "an object"
+        case is [Any].Type, is NSArray.Type: "an array"
+        default: "a value of another kind"
+        }
+    }
+    /// ", found a string" from Foundation's "Expected to decode … but found a string instead."
+    func found(in description: String) -> String {
+        guard let start = description.range(of: "found "), let end = description.range(of: " instead"),
+            start.upperBound <= end.lowerBound
+        else { return "" }
+        return ", found " + description[start.upperBound..<end.lowerBound]
+    }
     func path(_ keys: [any CodingKey]) -> String {
         var out = ""
         for key in keys {
@@ -170,14 +189,17 @@ public func describe(_ error: DecodingError) -> String {
     }
     switch error {
     case .typeMismatch(let type, let context):
-        return "\(path(context.codingPath)): expected \(type): \(context.debugDescription)"
+        return
+            "\(path(context.codingPath)): expected \(words(for: type))\(found(in: context.debugDescription))"
     case .valueNotFound(let type, let context):
-        return "\(path(context.codingPath)): missing \(type) value"
+        return "\(path(context.codingPath)): expected \(words(for: type)), found null"
     case .keyNotFound(let key, let context):
         return "\(path(context.codingPath + [key])): required field is missing"
     case .dataCorrupted(let context):
-        let underlying = (context.underlyingError as NSError?)?.localizedDescription ?? ""
-        return "\(path(context.codingPath)): \(context.debugDescription) \(underlying)"
+        if context.codingPath.isEmpty, context.underlyingError == nil {
+            return "(top level): a number does not fit its field, or the data is not valid JSON"
+        }
+        return "\(path(context.codingPath)): \(context.debugDescription)"
     @unknown default:
         return "\(error)"
     }

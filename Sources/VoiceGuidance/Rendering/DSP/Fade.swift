@@ -27,6 +27,6 @@ public enum Fade {
 
     /// The fade length in samples for `seconds` at `sampleRate` (10 ms is a click-free default).
     public static func length(seconds: Double = 0.01, sampleRate: Int) -> Int {
-        max(1, Int((seconds * Double(sampleRate)).rounded()))
+        max(1, Int(saturating: (seconds * Double(sampleRate)).rounded()))
     }
 }

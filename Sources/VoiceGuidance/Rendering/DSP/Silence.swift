@@ -64,6 +64,6 @@ public enum Silence {
     /// The number of samples in `seconds` at `sampleRate`, rounded to the nearest sample.
     public static func sampleCount(seconds: Double, sampleRate: Int) -> Int {
         guard seconds.isFinite, seconds > 0 else { return 0 }
-        return Int((seconds * Double(sampleRate)).rounded())
+        return Int(saturating: (seconds * Double(sampleRate)).rounded())
     }
 }

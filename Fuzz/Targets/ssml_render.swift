@@ -1,0 +1,29 @@
+// Fuzz target: SSML bytes parsed, normalised and rendered through eSpeak NG (linked), the way
+// `render` speaks a user's file. The first byte picks the voice profile.
+// fuzz-needs: espeak
+// fuzz-seeds: ssml-samples
+// fuzz-max-len: 600
+// fuzz-timeout: 30
+
+import Foundation
+
+/// The renderer and the voice profiles of Voices/, made once (eSpeak is one engine per process).
+private let renderer = try! ESpeakRenderer()
+private let voices: [VoiceProfile] = {
+    let catalog = try! VoiceCatalog(directory: URL(fileURLWithPath: "Voices"))
+    return ["en-US", "en-GB", "fr-FR", "de-DE", "es-ES"].map { try! catalog.profile(id: $0) }
+}()
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzSSMLRender(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CInt {
+    guard count > 0 else { return 0 }
+    let voice = voices[Int(bytes[0]) % voices.count]
+    let data = Data(bytes: bytes + 1, count: count - 1)
+    guard let utterance = try? SSMLParser().parse(data: data) else { return 0 }
+    var samples = 0
+    _ = try? renderer.render(utterance, voice: voice) { event in
+        if case .audio(let chunk) = event { samples += chunk.count }
+        return .continue
+    }
+    return 0
+}

@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# Fuzz/run.sh NAME SECONDS [libFuzzer flags…]: builds Fuzz/Targets/NAME.swift with libFuzzer and
+# AddressSanitizer, replays every input kept in Fuzz/Crashes/NAME/, then fuzzes for SECONDS.
+# Exit status: 0 when nothing crashed, 1 when an input crashed (kept in Fuzz/Crashes/NAME/).
+# See Fuzz/README.md.
+set -euo pipefail
+
+usage() { echo "usage: Fuzz/run.sh NAME SECONDS [libFuzzer flags…]" >&2; exit 64; }
+[ $# -ge 2 ] || usage
+name=$1 seconds=$2
+shift 2
+[[ $seconds =~ ^[0-9]+$ ]] || usage
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+target=Fuzz/Targets/$name.swift
+[ -f "$target" ] || { echo "fuzz: no target $target" >&2; exit 64; }
+SWIFTC=${SWIFTC:-swiftc}
+
+# What the target declares in its header comments (see Fuzz/README.md).
+declared() { sed -n "s|^// fuzz-$1: *||p" "$target" | head -1; }
+needs=$(declared needs)
+seed_folders=$(declared seeds)
+max_len=$(declared max-len)
+timeout=$(declared timeout)
+
+# The target file, compiled together with the core sources (and the eSpeak backend if it needs it).
+sources=("$target")
+while IFS= read -r file; do sources+=("$file"); done < <(find Sources/VoiceGuidance -name '*.swift' | sort)
+flags=()
+for need in $needs; do
+  case $need in
+    espeak)
+      while IFS= read -r file; do sources+=("$file"); done < <(find Sources/ESpeakBackend -name '*.swift' | sort)
+      flags+=(-I Sources/CEspeakNG -lespeak-ng)
+      ;;
+    *) echo "fuzz: $target needs '$need', which run.sh does not know" >&2; exit 64 ;;
+  esac
+done
+
+work=.build/fuzz/$name
+binary=$work/$name
+mkdir -p "$work/corpus" "Fuzz/Crashes/$name"
+if [ ! -x "$binary" ] || [ -n "$(find "${sources[@]}" Fuzz/run.sh -newer "$binary" 2>/dev/null | head -1)" ]; then
+  echo "fuzz: building $name (${#sources[@]} files)" >&2
+  # One module named VoiceGuidance: the backend's `import VoiceGuidance` then names its own
+  # module, which swiftc ignores with a warning we filter out.
+  # Compiled from inside $work, where swiftc leaves its by-products (the module for the debugger).
+  absolute=()
+  for file in "${sources[@]}"; do absolute+=("$root/$file"); done
+  (cd "$work" && "$SWIFTC" -parse-as-library -sanitize=fuzzer,address -O -wmo -g -swift-version 6 \
+    -enable-upcoming-feature ExistentialAny -enable-upcoming-feature InternalImportsByDefault \
+    -module-name VoiceGuidance -package-name VoiceGuidance -module-cache-path module-cache \
+    "${flags[@]/#Sources/$root/Sources}" "${absolute[@]}" -o "$name") 2>&1 \
+    | grep -v -e "Cannot export local symbol" -e "is part of module 'VoiceGuidance'; ignoring import" -e '^ *[0-9]* | ' -e '^ *|' -e '^$' >&2 || true
+  [ -x "$binary" ] && [ -z "$(find "${sources[@]}" -newer "$binary" | head -1)" ] || {
+    echo "fuzz: building $name failed" >&2; exit 1; }
+fi
+
+options=(-print_final_stats=1 -artifact_prefix="Fuzz/Crashes/$name/")
+[ -n "$max_len" ] && options+=(-max_len="$max_len")
+[ -n "$timeout" ] && options+=(-timeout="$timeout")
+options+=(-rss_limit_mb=2048)
+
+# 1. Every input a crash was once found with must now pass.
+shopt -s nullglob
+kept=(Fuzz/Crashes/"$name"/*)
+if [ ${#kept[@]} -gt 0 ]; then
+  echo "fuzz: $name: replaying ${#kept[@]} kept input(s) from Fuzz/Crashes/$name/" >&2
+  if ! "$binary" "${options[@]}" "${kept[@]}" > "$work/replay.log" 2>&1; then
+    cat "$work/replay.log" >&2
+    echo "fuzz: $name: a kept input crashes again" >&2
+    exit 1
+  fi
+fi
+[ "$seconds" -gt 0 ] || exit 0
+
+# 2. Fuzz from the corpus so far plus the seeds.
+seeds=()
+[ -d "Fuzz/Seeds/$name" ] && seeds+=("Fuzz/Seeds/$name")
+for folder in $seed_folders; do seeds+=("$folder"); done
+before=$(ls "Fuzz/Crashes/$name" | wc -l)
+status=0
+"$binary" "${options[@]}" -max_total_time="$seconds" "$@" "$work/corpus" "${seeds[@]}" \
+  > "$work/last.log" 2>&1 || status=$?
+executions=$(sed -n 's/^stat::number_of_executed_units: *//p' "$work/last.log" | tail -1)
+after=$(ls "Fuzz/Crashes/$name" | wc -l)
+found=$((after - before))
+line="$(date -u +%FT%TZ) $name ${seconds}s executions=${executions:-0} crashes=$found exit=$status"
+echo "$line" >> "$work/runs.log"
+echo "fuzz: $line" >&2
+if [ "$status" -ne 0 ] || [ "$found" -gt 0 ]; then
+  grep -E "ERROR|SUMMARY|Fatal error|==[0-9]+==|Test unit written" "$work/last.log" | head -20 >&2 || true
+  echo "fuzz: $name: crash; input kept in Fuzz/Crashes/$name/ (full log: $work/last.log)" >&2
+  exit 1
+fi

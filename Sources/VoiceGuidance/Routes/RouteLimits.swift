@@ -1,0 +1,21 @@
+/// The largest values a route may hold: past anything a road has, so a value beyond them is a
+/// mistake in the data (or an attack), reported where it is instead of driven for days.
+public struct RouteLimits: Sendable, Equatable {
+    /// The longest distance a route, leg, step or prompt position may have, in meters: the
+    /// Earth's circumference (40,075 km). The longest road routes are under 20,000 km.
+    public var maximumDistance = 40_075_000.0
+    /// The longest duration a route, leg or step may have, in seconds: 30 days (a ferry's wait
+    /// included, a drive across a continent takes under two weeks).
+    public var maximumDuration = 30 * 86_400.0
+    /// The fastest a step may be driven on average (its distance over its duration), in m/s:
+    /// 300 m/s, 1,080 km/h, faster than anything on a road. Steps without a duration are not
+    /// checked.
+    public var maximumSpeed = 300.0
+    /// The highest roundabout exit number: 1,000.
+    public var maximumExit = 1_000
+
+    /// The slowest a simulated or estimated drive goes, in m/s: slower speeds are raised to this.
+    public static let minimumSpeed = 0.1
+
+    public init() {}
+}

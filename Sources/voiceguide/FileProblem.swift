@@ -1,0 +1,105 @@
+import Foundation
+
+/// Foundation's file errors in words, with the path: "out/sub: a file, not a folder, is at out"
+/// rather than "(NSCocoaErrorDomain error 512.)".
+enum FileProblem {
+    /// Creates `folder` and its parents, or throws a `CommandFailure` saying in words why not.
+    static func createFolder(_ folder: URL) throws {
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        } catch {
+            throw CommandFailure(
+                "cannot create the folder \(folder.path): \(reason(creating: folder.path, error))")
+        }
+    }
+
+    /// The bytes of the file at `path`, or a `CommandFailure` (exit 66) saying in words why not:
+    /// no such file, a folder, no permission.
+    static func contents(of path: String) throws -> Data {
+        try checkReadable(path)
+        do {
+            return try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw CommandFailure(
+                "cannot read \(path): \(words(error, namingPath: false))", status: ExitStatus.noInput)
+        }
+    }
+
+    /// Opens the file at `path` for reading, or throws a `CommandFailure` (exit 66) saying in
+    /// words why not (as `contents(of:)`), for callers that read only part of it.
+    static func openForReading(_ path: String) throws -> FileHandle {
+        try checkReadable(path)
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw CommandFailure("cannot read \(path): permission denied", status: ExitStatus.noInput)
+        }
+        return handle
+    }
+
+    /// Throws unless `path` names an existing file that is not a folder.
+    private static func checkReadable(_ path: String) throws {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
+            throw CommandFailure("cannot read \(path): no such file", status: ExitStatus.noInput)
+        }
+        if isFolder.boolValue {
+            throw CommandFailure(
+                "cannot read \(path): it is a folder, not a file", status: ExitStatus.noInput)
+        }
+    }
+
+    /// Why creating the folder `path` failed: a file in the way, a missing permission, or the
+    /// system's own words for the error.
+    static func reason(creating path: String, _ error: any Error) -> String {
+        var isFolder: ObjCBool = false
+        var ancestor = URL(fileURLWithPath: path).standardizedFileURL
+        while ancestor.path != "/" {
+            if FileManager.default.fileExists(atPath: ancestor.path, isDirectory: &isFolder) {
+                if !isFolder.boolValue {
+                    return "\(ancestor.path) is a file, not a folder"
+                }
+                if !FileManager.default.isWritableFile(atPath: ancestor.path) {
+                    return "no permission to write in \(ancestor.path)"
+                }
+                break
+            }
+            ancestor.deleteLastPathComponent()
+        }
+        return words(error)
+    }
+
+    /// An error in words: the POSIX reason under a Foundation file error ("No space left on
+    /// device"), with the path it names, else the error's own description.
+    static func words(_ error: any Error, namingPath: Bool = true) -> String {
+        let nsError = error as NSError
+        guard nsError.domain == NSCocoaErrorDomain || nsError.domain == NSPOSIXErrorDomain else {
+            return "\(error)"
+        }
+        var reason: String?
+        if nsError.domain == NSPOSIXErrorDomain {
+            reason = String(cString: strerror(Int32(nsError.code)))
+        } else if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError,
+            underlying.domain == NSPOSIXErrorDomain
+        {
+            reason = String(cString: strerror(Int32(underlying.code)))
+        }
+        let path =
+            (nsError.userInfo[NSFilePathErrorKey] as? String) ?? (nsError.userInfo["NSFilePath"] as? String)
+        let text = reason ?? cocoaReason(nsError.code)
+        guard namingPath, let path else { return text }
+        return "\(path): \(text)"
+    }
+
+    /// Foundation's file error codes in words.
+    private static func cocoaReason(_ code: Int) -> String {
+        switch code {
+        case NSFileNoSuchFileError, NSFileReadNoSuchFileError: "no such file or folder"
+        case NSFileWriteNoPermissionError, NSFileReadNoPermissionError: "permission denied"
+        case NSFileWriteOutOfSpaceError: "no space left on the device"
+        case NSFileWriteVolumeReadOnlyError: "the file system is read-only"
+        case NSFileWriteFileExistsError: "something is already there"
+        case NSFileReadCorruptFileError: "the file cannot be read in this format"
+        case NSFileReadTooLargeError: "the file is too large"
+        default: "the file system refused (error \(code))"
+        }
+    }
+}

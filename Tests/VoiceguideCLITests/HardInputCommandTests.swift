@@ -1,0 +1,153 @@
+import Foundation
+import Testing
+import VoiceGuidance
+import VoiceGuidanceTesting
+
+/// Bad input and bad output paths, as a user meets them: errors in words with the place.
+@Suite(.serialized) struct HardInputCommandTests {
+    let cli: CommandRunner
+    init() throws { cli = try CommandRunner() }
+
+    var example: String {
+        TestFixtures.packageRoot().appendingPathComponent("Examples/routes/airport-cargo.json").path
+    }
+
+    @Test func bareSpeedIsAnErrorNamingTheUnits() throws {
+        let result = try cli.run(["drive", example, "--speed", "50"])
+        #expect(result.status == 64)
+        #expect(
+            result.stderr.contains("--speed 50 has no unit: write 50km/h, 50mph or 50m/s"), "\(result.stderr)"
+        )
+    }
+
+    @Test func speedBelowTheSlowestIsRaisedWithAWarning() throws {
+        let route = try CommandRunner.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: route) }
+        let file = route.appendingPathComponent("short.json")
+        let json =
+            #"{"legs":[{"steps":[{"maneuver":{"type":"depart"},"distance":2,"duration":1},"#
+            + #"{"maneuver":{"type":"arrive"},"distance":0,"duration":0}],"distance":2,"duration":1}],"#
+            + #""distance":2,"duration":1}"#
+        try Data(json.utf8).write(to: file)
+        let result = try cli.run(["drive", file.path, "--speed", "0.001m/s", "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(
+            result.stderr.contains(
+                "warning: --speed 0.001m/s is below the slowest simulated speed, 0.1 m/s"), "\(result.stderr)"
+        )
+        let fast = try cli.run(["drive", file.path, "--speed", "50km/h", "--json"])
+        #expect(fast.status == 0 && !fast.stderr.contains("warning"), "\(fast.stderr)")
+    }
+
+    @Test func hugeDistanceIsALocatedErrorNotATrap() throws {
+        let folder = try CommandRunner.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("huge.json")
+        let json =
+            #"{"legs":[{"steps":[{"maneuver":{"type":"depart"},"distance":1e23,"duration":10},"#
+            + #"{"maneuver":{"type":"arrive"},"distance":0,"duration":0}],"distance":2,"duration":1}],"#
+            + #""distance":2,"duration":1}"#
+        try Data(json.utf8).write(to: file)
+        for command in [
+            ["drive", file.path], ["render-route", file.path, "--out-dir", folder.path + "/out"],
+        ] {
+            let result = try cli.run(command)
+            #expect(result.status == 1, "\(command[0]): \(result.stderr)")
+            #expect(result.stderr.contains("huge.json: legs[0].steps[0].distance: "), "\(result.stderr)")
+            #expect(result.stderr.contains("longer than any road route"))
+        }
+    }
+
+    @Test func routeSyntaxErrorGivesLineAndColumn() throws {
+        let folder = try CommandRunner.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("broken.json")
+        try Data("{\"legs\": [\n  {\"steps\": [}\n]}".utf8).write(to: file)
+        let result = try cli.run(["drive", file.path])
+        #expect(result.status == 1)
+        #expect(
+            result.stderr.contains(
+                "broken.json: line 2, column 14 (byte 24): '}' where a value was expected"),
+            "\(result.stderr)")
+    }
+
+    @Test func outDirUnderAFileSaysSoInWords() throws {
+        let folder = try CommandRunner.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let blocker = folder.appendingPathComponent("FILE")
+        try Data("x".utf8).write(to: blocker)
+        let target = blocker.path + "/sub"
+        for command in [
+            ["render-route", example, "--out-dir", target], ["render", "--out-dir", target, "Turn left"],
+        ] {
+            let result = try cli.run(command)
+            #expect(result.status != 0)
+            #expect(
+                result.stderr.contains(
+                    "cannot create the folder \(target): \(blocker.path) is a file, not a folder"),
+                "\(result.stderr)")
+            #expect(!result.stderr.contains("NSCocoaErrorDomain"))
+        }
+    }
+
+    /// The SSML of issue 13 item 15: a 400-digit cardinal, a voice not installed, pitch −50 %.
+    static let warned =
+        "<speak>\n<say-as interpret-as=\"cardinal\">" + String(repeating: "7", count: 400)
+        + "</say-as>\n<voice name=\"Joanna\">hello</voice>\n<prosody pitch=\"-50%\">low</prosody>\n</speak>\n"
+
+    @Test func checkReportsEveryWarningRenderGivesWithFileLineAndColumn() throws {
+        let folder = try CommandRunner.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("warned.ssml")
+        try Data(Self.warned.utf8).write(to: file)
+        let expected = [
+            "\(file.path):2:33: warning: <say-as>: cannot read",
+            "\(file.path):3:22: warning: <voice name=\"Joanna\">",
+            "\(file.path):4:23: warning: pitch -25 is outside eSpeak NG's 0–99",
+        ]
+        let check = try cli.run(["check", file.path])
+        #expect(check.status == 0, "\(check.stderr)")
+        let checked = check.stdout.split(separator: "\n").map(String.init)
+        #expect(checked.count == 3, "\(check.stdout)")
+        for (line, prefix) in zip(checked, expected) { #expect(line.hasPrefix(prefix), "\(line)") }
+
+        let render = try cli.run(["render", "-o", folder.appendingPathComponent("w.wav").path, file.path])
+        #expect(render.status == 0, "\(render.stderr)")
+        let rendered = render.stderr.split(separator: "\n").map(String.init).filter { $0.contains("warning") }
+        #expect(Set(rendered) == Set(checked), "render: \(rendered)\ncheck: \(checked)")
+    }
+}
+
+extension HardInputCommandTests {
+    @Test func aDriveLongerThanAnyIsRefusedBeforeItStarts() throws {
+        let folder = try CommandRunner.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("long.json")
+        let json =
+            #"{"legs":[{"steps":[{"maneuver":{"type":"depart"},"distance":40000000,"duration":2500000},"#
+            + #"{"maneuver":{"type":"arrive"},"distance":0,"duration":0}],"distance":40000000,"#
+            + #""duration":2500000}],"distance":40000000,"duration":2500000}"#
+        try Data(json.utf8).write(to: file)
+        let result = try cli.run(["drive", file.path, "--speed", "1m/s"])
+        #expect(result.status == 1)
+        #expect(
+            result.stderr.contains("at this speed the drive takes 462 days; the limit is 30 days"),
+            "\(result.stderr)")
+    }
+}
+
+extension HardInputCommandTests {
+    @Test func unreadableRouteSaysWhy() throws {
+        let folder = try CommandRunner.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let asFolder = try cli.run(["drive", folder.path])
+        #expect(asFolder.status == 66)
+        #expect(
+            asFolder.stderr.contains("cannot read \(folder.path): it is a folder, not a file"),
+            "\(asFolder.stderr)")
+        let missing = folder.appendingPathComponent("none.json").path
+        let absent = try cli.run(["render-route", missing, "--out-dir", folder.path + "/out"])
+        #expect(absent.status == 66)
+        #expect(absent.stderr.contains("cannot read \(missing): no such file"), "\(absent.stderr)")
+    }
+}
