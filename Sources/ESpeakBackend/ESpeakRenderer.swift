@@ -6,7 +6,7 @@ public import VoiceGuidance
 /// here, volume is a gain in decibels applied here with a limiter (eSpeak's own volume stays at
 /// 100, so nothing clips), and marks are placed between segments at exact sample offsets. The
 /// silence eSpeak puts before the speech is trimmed, so a prompt starts at once; it ends with
-/// a short natural tail (`Silence.promptTail`, 100–200 ms).
+/// a short natural tail (`Silence.promptTail`, 200 ms).
 ///
 /// All instances share the one eSpeak NG engine of the process; renders from several threads
 /// take turns segment by segment. The handler runs while the engine is held, so it must not

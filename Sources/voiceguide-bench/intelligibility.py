@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Intelligibility bench: word error rate of a speech recogniser listening to our renders.
 
-A fixed sample of the corpus's English prompts (Tests/Fixtures/directions) is rendered twice
-from the same SSML: by `voiceguide render` and by `espeak-ng -m` (same eSpeak voice and rate as
+The corpus's English prompts (Tests/Fixtures/directions; all of them, or a fixed sample) are
+rendered twice from the same SSML: by `voiceguide render` and by `espeak-ng -m` (same eSpeak voice and rate as
 the voice profile). pocketsphinx (`pip install pocketsphinx`, its default US English acoustic
 model and dictionary) transcribes both with a language model built from the wording of every
 corpus prompt, and the word error rates are printed side by side: over the whole sample, and
@@ -257,7 +257,8 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--voiceguide", required=True, help="the voiceguide executable")
     parser.add_argument("--voice", default="en-US", help="voice profile (Voices/ID.json)")
-    parser.add_argument("--count", type=int, default=200, help="prompts in the sample")
+    parser.add_argument("--count", type=int, default=0,
+                        help="prompts in the sample (default all: on 200 the paired difference between\n                        the columns has a standard deviation of about 0.012, on all 497 about 0.008)")
     parser.add_argument("--keep", help="keep the WAV files in this folder")
     parser.add_argument("--show", action="store_true", help="print each prompt's transcripts")
     args = parser.parse_args()
@@ -279,8 +280,9 @@ def main():
     os.makedirs(folder, exist_ok=True)
     # The prompts our parser accepts (the corpus has one malformed one, "<amazon: effectname=…>").
     prompts = accepted(args.voiceguide, corpus(), folder)
-    step = max(1, len(prompts) // max(1, args.count))
-    sample = prompts[::step][: args.count]
+    count = args.count if args.count > 0 else len(prompts)
+    step = max(1, len(prompts) // count)
+    sample = prompts[::step][:count]
     print(f"\n6. Intelligibility: pocketsphinx (US English model, corpus language model) on "
           f"{len(sample)} of {len(prompts)} English corpus prompts")
 

@@ -59,8 +59,11 @@ struct CorpusRenderTests {
             SSMLParser().parse(#"<speak><say-as interpret-as="expletive">darn</say-as></speak>"#),
             voice: .fallback)
         #expect(abs(beeped.samples.count - word.samples.count) < word.sampleRate / 50)
-        // A 1 kHz tone crosses zero about 2,000 times a second; speech far fewer.
-        let middle = Array(beeped.samples[(beeped.samples.count / 4)..<(beeped.samples.count * 3 / 4)])
+        // A 1 kHz tone crosses zero about 2,000 times a second; speech far fewer. The middle half
+        // of the sound, not of the file, which ends with the prompt's silent tail.
+        let tail = AudioAnalysis.trailingSilence(beeped.samples, sampleRate: beeped.sampleRate)
+        let sound = beeped.samples.count - Int((tail * Double(beeped.sampleRate)).rounded())
+        let middle = Array(beeped.samples[(sound / 4)..<(sound * 3 / 4)])
         var crossings = 0
         for index in 1..<middle.count where (middle[index - 1] < 0) != (middle[index] < 0) { crossings += 1 }
         let rate = Double(crossings) / (Double(middle.count) / Double(beeped.sampleRate))
