@@ -86,7 +86,7 @@ public struct PhraseBook: Sendable, Equatable, Codable {
     ]
 
     enum CodingKeys: String, CodingKey {
-        case language, decimalSeparator, distances, ordinals, directions, templates, maneuvers
+        case language, decimalSeparator, distances, ordinals, directions, templates, maneuvers, alerts
     }
 
     /// Decodes a book and checks it (see the type's description).
@@ -101,6 +101,7 @@ public struct PhraseBook: Sendable, Equatable, Codable {
         directions = try container.decode([String].self, forKey: .directions)
         templates = try container.decode(Templates.self, forKey: .templates)
         maneuvers = try container.decode([String: String].self, forKey: .maneuvers)
+        alerts = try container.decodeIfPresent(Alerts.self, forKey: .alerts)
         for key in Self.requiredManeuverKeys where maneuvers[key] == nil {
             throw DecodingError.keyNotFound(
                 PhraseKey(stringValue: key),
