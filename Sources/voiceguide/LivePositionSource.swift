@@ -96,12 +96,15 @@ enum LivePositionSource: Sendable {
         var reader = GPSDReader()
         var lines = LineBuffer(maximumLength: GPSDReader.maximumLineLength)
         var gotFix = false
+        var lastTime = -Double.infinity
         while !feed.wasStopped {
             let chunk = (try? stream.read(timeout: readWait)) ?? .closed
             if case .idle = chunk { continue }
             guard case .bytes(let bytes) = chunk else { return gotFix }
             for line in lines.append(bytes) {
-                if let fix = reader.read(line: Substring(line)) {
+                // gpsd may report one epoch twice (mode 2, then 3): the first is kept.
+                if let fix = reader.read(line: Substring(line)), fix.time > lastTime {
+                    lastTime = fix.time
                     gotFix = true
                     feed.deliverNow(fix)
                 }

@@ -130,4 +130,76 @@ import VoiceGuidanceTesting
         let wav = try WAVFile.read(from: folder.appendingPathComponent("x.wav"))
         #expect(AudioLevel.rmsDB(wav.samples) > -60)
     }
+
+    /// `gpsfake` (a real gpsd on a pseudo-terminal) replaying `log` once on `port`, one fix
+    /// (an RMC and a GGA sentence) a second.
+    static func gpsfake(_ log: URL, port: Int) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/gpsfake")
+        process.arguments = ["-1", "-q", "-c", "0.5", "-P", String(port), log.path]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+
+    /// Ends `gpsfake` and the gpsd it started (SIGKILL: gpsd vanishes as when it crashes).
+    static func stop(_ gpsfake: Process) {
+        let id = gpsfake.processIdentifier
+        let children = (try? String(contentsOfFile: "/proc/\(id)/task/\(id)/children", encoding: .utf8)) ?? ""
+        for child in children.split(separator: " ").compactMap({ Int32($0) }) { kill(child, SIGKILL) }
+        kill(id, SIGKILL)
+        gpsfake.waitUntilExit()
+    }
+
+    @Test func aRealGpsdIsFollowedAndReconnectedToWhenItRestarts() throws {
+        let folder = try CommandRunner.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let fixes = try GuidedDriveCommandTests.fixes()
+        let first = folder.appendingPathComponent("first.nmea")
+        let second = folder.appendingPathComponent("second.nmea")
+        try TraceWriter.write(Array(fixes.prefix(12)), as: .nmea).write(
+            to: first, atomically: true, encoding: .utf8)
+        try TraceWriter.write(Array(fixes.dropFirst(12).prefix(12)), as: .nmea).write(
+            to: second, atomically: true, encoding: .utf8)
+        let port = Int.random(in: 30_000...39_999)
+        let wavURL = folder.appendingPathComponent("gpsd.wav")
+        let outURL = folder.appendingPathComponent("out.jsonl")
+        let errURL = folder.appendingPathComponent("err.txt")
+        #expect(FileManager.default.createFile(atPath: outURL.path, contents: nil))
+        #expect(FileManager.default.createFile(atPath: errURL.path, contents: nil))
+        var gpsd = try Self.gpsfake(first, port: port)
+        Thread.sleep(forTimeInterval: 1.5)
+        let navigate = Process()
+        navigate.executableURL = cli.executable
+        navigate.arguments = [
+            "navigate", routePath, "--gpsd", "127.0.0.1:\(port)", "--output", wavURL.path, "--json",
+        ]
+        navigate.currentDirectoryURL = TestFixtures.packageRoot()
+        var environment = ProcessInfo.processInfo.environment
+        environment["VOICEGUIDE_VOICES"] = TestFixtures.packageRoot().appendingPathComponent("Voices").path
+        navigate.environment = environment
+        navigate.standardOutput = try FileHandle(forWritingTo: outURL)
+        navigate.standardError = try FileHandle(forWritingTo: errURL)
+        try navigate.run()
+        Thread.sleep(forTimeInterval: 12)  // most of the first log
+        Self.stop(gpsd)  // gpsd goes away
+        Thread.sleep(forTimeInterval: 1)
+        gpsd = try Self.gpsfake(second, port: port)
+        defer { Self.stop(gpsd) }
+        Thread.sleep(forTimeInterval: 12)
+        navigate.interrupt()
+        navigate.waitUntilExit()
+        #expect(navigate.terminationReason == .exit)
+        #expect(navigate.terminationStatus == 0)
+        let errors = try String(contentsOf: errURL, encoding: .utf8)
+        #expect(
+            errors.components(separatedBy: "gpsd: connected to 127.0.0.1:\(port)").count - 1 >= 2, "\(errors)"
+        )
+        #expect(errors.contains("closed the connection"))
+        let prompts = Self.prompts(try Self.objects(try String(contentsOf: outURL, encoding: .utf8)))
+        #expect(!prompts.isEmpty)
+        let wav = try WAVFile.read(from: wavURL)
+        Self.expectPromptsInAudio(wav, prompts, scale: 1)
+    }
 }
