@@ -52,6 +52,9 @@ public struct GuidedDrive: Sendable {
 
     /// Called with each prompt once it has been heard (or cut), as the drive goes.
     public var onHeard: (@Sendable (SimulatedSpeech.HeardPrompt) -> Void)?
+    /// Called when a prompt starts to be heard, with its start in seconds of the drive (before
+    /// it is known whether something will cut it).
+    public var onStart: (@Sendable (SpokenInstruction, Double) -> Void)?
     /// Called with each route or signal event as it happens.
     public var onEvent: (@Sendable (EventRecord) -> Void)?
 
@@ -76,6 +79,12 @@ public struct GuidedDrive: Sendable {
                 heard.withLock { $0.append(prompt) }
                 onHeard?(prompt)
             })
+        if let onStart {
+            speech.willSpeak = { [timing] instruction in
+                onStart(instruction, clock.now + timing.outputLatency)
+                return .keep
+            }
+        }
         let controller = VoiceController(
             route: route, synthesizer: speech, phrases: phrases, timing: timing, clock: clock,
             usesServerInstructions: usesServerInstructions, estimate: durationOf)

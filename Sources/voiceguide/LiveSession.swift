@@ -12,31 +12,51 @@ final class LiveSession: Sendable {
     }
 
     private let state: Locked<State>
+    private let order = Locked(())
     private let json: Bool
+    /// True for a sound card: a prompt is played whole from its start (it cannot wait to know
+    /// whether it will be cut); false for a file, where each prompt is written as it was heard.
+    private let playsAtStart: Bool
 
-    init(track: DriveAudioTrack, json: Bool) {
+    init(track: DriveAudioTrack, json: Bool, playsAtStart: Bool) {
         state = Locked(State(track: track))
         self.json = json
+        self.playsAtStart = playsAtStart
     }
 
-    /// A prompt was heard (in full, or cut): its audio is written, and reported.
+    /// A prompt starts: on a sound card, it is played now, whole.
+    func started(_ instruction: SpokenInstruction, at start: Double) {
+        if playsAtStart { write(instruction, at: start, heardFor: Self.whole) }
+    }
+
+    /// Longer than any prompt, seconds.
+    private static let whole = 3_600.0
+
+    /// A prompt was heard (in full, or cut): into a file, its audio is written; it is reported.
+    /// Prompts are written and reported in the same order (they can end on two threads).
     func heard(_ prompt: SimulatedSpeech.HeardPrompt) {
+        order.withLock { _ in
+            if !playsAtStart { write(prompt.instruction, at: prompt.start, heardFor: prompt.length) }
+            if json {
+                write(
+                    NavigateCommand.HeardJSON(
+                        timeS: prompt.start, text: prompt.instruction.text, heardS: prompt.length,
+                        cut: prompt.wasCut))
+            } else {
+                say(String(format: "%7.1f s  %@", prompt.start, prompt.instruction.text))
+            }
+        }
+    }
+
+    private func write(_ instruction: SpokenInstruction, at start: Double, heardFor length: Double) {
         state.withLock { state in
             guard state.failure == nil else { return }
             do {
-                try state.track.add(prompt.instruction, at: prompt.start, heardFor: prompt.length)
-                state.end = max(state.end, prompt.start + prompt.length)
+                try state.track.add(instruction, at: start, heardFor: length)
+                state.end = max(state.end, start + (length < Self.whole ? length : 0))
             } catch {
                 state.failure = error
             }
-        }
-        if json {
-            write(
-                NavigateCommand.HeardJSON(
-                    timeS: prompt.start, text: prompt.instruction.text, heardS: prompt.length,
-                    cut: prompt.wasCut))
-        } else {
-            say(String(format: "%7.1f s  %@", prompt.start, prompt.instruction.text))
         }
     }
 

@@ -85,12 +85,13 @@ enum NavigateCommand: Command {
                 "\(error)" + (output == nil ? "\n  \(Engines.deviceAdvice(device))" : ""),
                 status: output == nil ? ExitStatus.unavailable : ExitStatus.failure)
         }
-        let session = LiveSession(track: track, json: json)
+        let session = LiveSession(track: track, json: json, playsAtStart: output == nil)
         var drive = GuidedDrive(
             route: route, phrases: PhraseBuilder(book: book, units: voice.units), fixes: [],
             timing: GuidedDriveCommand.brakingTiming, alerts: GuidedDriveCommand.alerts(book),
             usesServerInstructions: !stripServer, durationOf: { audio.duration(of: $0) })
         drive.onHeard = { session.heard($0) }
+        drive.onStart = { session.started($0, at: $1) }
         drive.onEvent = { session.event($0) }
         let feed = LiveFixFeed(speedup: speedup)
         let signals = StopSignals.observe { feed.stop() }

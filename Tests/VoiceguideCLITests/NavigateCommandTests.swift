@@ -103,6 +103,18 @@ import VoiceGuidanceTesting
         #expect(AudioLevel.rmsDB(wav.samples) > -60)
     }
 
+    @Test func aWrongDeviceFailsAtOnceAndBadSourcesAreUsageErrors() throws {
+        let missing = try cli.run(["navigate", routePath, "--nmea", "/dev/null", "--device", "no-such-card"])
+        #expect(missing.status == 69)
+        #expect(missing.stderr.contains("no-such-card"))
+        let twoSources = try cli.run(["navigate", routePath, "--nmea", "/dev/null", "--gpsd"])
+        #expect(twoSources.status == 64)
+        let badAddress = try cli.run(["navigate", routePath, "--gpsd=localhost:0"])
+        #expect(badAddress.status == 64)
+        let speedupLive = try cli.run(["navigate", routePath, "--gpsd", "--speedup", "2"])
+        #expect(speedupLive.status == 64)
+    }
+
     @Test func nmeaThroughAFIFOIsGuided() throws {
         let folder = try CommandRunner.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
