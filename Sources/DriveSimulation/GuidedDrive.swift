@@ -50,17 +50,41 @@ public struct GuidedDrive: Sendable {
         public var rejectedFixes: [FixFilter.Rejection: Int]
     }
 
+    /// Called with each prompt once it has been heard (or cut), as the drive goes.
+    public var onHeard: (@Sendable (SimulatedSpeech.HeardPrompt) -> Void)?
+    /// Called when a prompt starts to be heard, with its start in seconds of the drive (before
+    /// it is known whether something will cut it).
+    public var onStart: (@Sendable (SpokenInstruction, Double) -> Void)?
+    /// Called with each route or signal event as it happens.
+    public var onEvent: (@Sendable (EventRecord) -> Void)?
+
     /// Drives from the first fix to the last.
     ///
     /// - Throws: `RouteLine.Error` when the route has no geometry to match against.
     nonisolated(nonsending) public func run() async throws -> Result {
+        try await run(feed: RecordedFixes(fixes))
+    }
+
+    /// Drives with the fixes of `feed`, a second at a time, until it ends.
+    ///
+    /// - Throws: `RouteLine.Error` when the route has no geometry to match against.
+    nonisolated(nonsending) public func run(feed: some FixFeed) async throws -> Result {
         var matcher = try RouteMatcher(route: route)
         var filter = FixFilter()
         let clock = SimulatedClock()
         let heard = Locked<[SimulatedSpeech.HeardPrompt]>([])
         let speech = SimulatedSpeech(
             clock: clock, outputLatency: timing.outputLatency, lengthOf: durationOf,
-            onHeard: { prompt in heard.withLock { $0.append(prompt) } })
+            onHeard: { [onHeard] prompt in
+                heard.withLock { $0.append(prompt) }
+                onHeard?(prompt)
+            })
+        if let onStart {
+            speech.willSpeak = { [timing] instruction in
+                onStart(instruction, clock.now + timing.outputLatency)
+                return .keep
+            }
+        }
         let controller = VoiceController(
             route: route, synthesizer: speech, phrases: phrases, timing: timing, clock: clock,
             usesServerInstructions: usesServerInstructions, estimate: durationOf)
@@ -68,26 +92,18 @@ public struct GuidedDrive: Sendable {
         await controller.setOnEvent { event in
             if case .spoke(let prompt) = event { decided.withLock { $0.append(prompt) } }
         }
-        guard let origin = fixes.first?.time, let end = fixes.last?.time, end.isFinite, origin.isFinite else {
-            return Result(prompts: [], events: [], summary: GuidedDriveSummary(), rejectedFixes: [:])
-        }
         var spoken: [(time: Double, prompt: ScheduledPrompt)] = []
         var events: [EventRecord] = []
         var track: [GuidedDriveSummary.TrackPoint] = []
         var alerter = AlertScheduler(alerts: alerts)
-        var next = 0
         var second = 0.0
-        let last = min(end - origin, 48 * 3_600)
-        while second <= last {
+        while let arrived = await feed.fixes(through: second) {
             clock.set(second)
             speech.advance(to: second)
             var progress: RouteProgress?
             var tickEvents: [RouteMatcher.Event] = []
             var hadFix = false
-            while next < fixes.count, fixes[next].time - origin <= second {
-                var fix = fixes[next]
-                fix.time -= origin
-                next += 1
+            for fix in arrived {
                 guard let clean = filter.accept(fix) else { continue }
                 hadFix = true
                 let update = matcher.update(clean)
@@ -98,7 +114,10 @@ public struct GuidedDrive: Sendable {
                 tickEvents += matcher.noFix(at: second)
                 progress = matcher.progress(at: second)
             }
-            for event in tickEvents { events.append(EventRecord(timeS: second, event: event)) }
+            for event in tickEvents {
+                events.append(EventRecord(timeS: second, event: event))
+                onEvent?(EventRecord(timeS: second, event: event))
+            }
             if let instruction = alerter.take(tickEvents, state: matcher.state, at: second) {
                 await controller.announce(instruction, priority: .high)
             }
@@ -117,7 +136,9 @@ public struct GuidedDrive: Sendable {
             if !speech.isSpeaking { await speech.waitForSpeakCalls(spoken.count) }
             second += 1
         }
-        if let finish = speech.currentEnd {
+        if feed.wasStopped {
+            speech.stopSpeaking()
+        } else if let finish = speech.currentEnd {
             clock.set(finish)
             speech.advance(to: finish)
         }

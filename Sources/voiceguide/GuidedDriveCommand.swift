@@ -21,8 +21,7 @@ enum GuidedDriveCommand {
         else { throw CommandFailure("the route has no geometry to match positions against") }
         let fixes: [Position]
         var truth: RealisticMotion?
-        var timing = AnnouncementTiming()
-        timing.expectsBraking = true
+        let timing = brakingTiming
         switch source {
         case .trace(let path):
             guard let data = FileManager.default.contents(atPath: path) else {
@@ -48,13 +47,8 @@ enum GuidedDriveCommand {
             fixes = SimulatedReceiver(motion: motion, seed: seed).fixes
             truth = motion
         }
-        let alerts = GuidanceAlerts(
-            words: book.alerts
-                ?? PhraseBook.Alerts(
-                    offRoute: "Off route", backOnRoute: "Back on route", gpsLost: "GPS lost",
-                    gpsRecovered: "GPS recovered"))
         let drive = GuidedDrive(
-            route: route, phrases: phrases, fixes: fixes, truth: truth, timing: timing, alerts: alerts,
+            route: route, phrases: phrases, fixes: fixes, truth: truth, timing: timing, alerts: alerts(book),
             usesServerInstructions: usesServerInstructions, durationOf: { audio.duration(of: $0) })
         let result: GuidedDrive.Result
         do { result = try await drive.run() } catch { throw CommandFailure("\(error)") }
@@ -62,7 +56,23 @@ enum GuidedDriveCommand {
         return ExitStatus.success
     }
 
-    private static func describe(_ statistics: TraceStatistics) -> String {
+    /// The timing of a drive from GPS fixes: the car is expected to brake before turns.
+    static var brakingTiming: AnnouncementTiming {
+        var timing = AnnouncementTiming()
+        timing.expectsBraking = true
+        return timing
+    }
+
+    /// The alerts of the voice's phrase book (English words when it has none).
+    static func alerts(_ book: PhraseBook) -> GuidanceAlerts {
+        GuidanceAlerts(
+            words: book.alerts
+                ?? PhraseBook.Alerts(
+                    offRoute: "Off route", backOnRoute: "Back on route", gpsLost: "GPS lost",
+                    gpsRecovered: "GPS recovered"))
+    }
+
+    static func describe(_ statistics: TraceStatistics) -> String {
         "\(statistics.fixes) fixes read; skipped: \(statistics.badChecksum) bad checksum, "
             + "\(statistics.malformed) malformed, \(statistics.missingTime) without time, "
             + "\(statistics.overlong) too long, \(statistics.noFix) without fix"

@@ -12,7 +12,7 @@ import Foundation
 /// Every subcommand, in the order `--help` lists them.
 let commands: [any Command.Type] = [
     SpeakCommand.self, RenderCommand.self, RenderRouteCommand.self, DriveCommand.self,
-    CheckCommand.self, ExplainCommand.self, VoicesCommand.self, DevicesCommand.self,
+    NavigateCommand.self, CheckCommand.self, ExplainCommand.self, VoicesCommand.self, DevicesCommand.self,
 ]
 
 @MainActor func mainUsage() -> String {
