@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "VoiceGuidanceTesting", targets: ["VoiceGuidanceTesting"]),
         .library(name: "ESpeakBackend", targets: ["ESpeakBackend"]),
         .library(name: "ALSABackend", targets: ["ALSABackend"]),
+        .library(name: "GuidanceService", targets: ["GuidanceService"]),
         .executable(name: "voiceguide", targets: ["voiceguide"]),
     ],
     targets: [
@@ -34,13 +35,20 @@ let package = Package(
         .target(name: "ESpeakBackend", dependencies: ["VoiceGuidance", "CEspeakNG"], swiftSettings: strict),
         .target(name: "ALSABackend", dependencies: ["VoiceGuidance", "CALSA"], swiftSettings: strict),
 
+        // The guidance daemon's protocol and Unix socket server (libc only, no C library).
+        .target(name: "GuidanceService", dependencies: ["VoiceGuidance"], swiftSettings: strict),
+
         // The command line and the benchmarks.
         .executableTarget(
-            name: "voiceguide", dependencies: ["VoiceGuidance", "ESpeakBackend", "ALSABackend"],
+            name: "voiceguide",
+            dependencies: ["VoiceGuidance", "ESpeakBackend", "ALSABackend", "GuidanceService"],
             swiftSettings: strict),
         .executableTarget(
             name: "voiceguide-bench",
-            dependencies: ["VoiceGuidance", "VoiceGuidanceTesting", "ESpeakBackend", "ALSABackend", "CEspeakNG"],
+            dependencies: [
+                "VoiceGuidance", "VoiceGuidanceTesting", "ESpeakBackend", "ALSABackend", "CEspeakNG",
+                "GuidanceService",
+            ],
             swiftSettings: strict),
 
         .testTarget(
@@ -53,6 +61,10 @@ let package = Package(
         .testTarget(
             name: "ALSABackendTests",
             dependencies: ["ALSABackend", "ESpeakBackend", "VoiceGuidance", "VoiceGuidanceTesting"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "GuidanceServiceTests",
+            dependencies: ["GuidanceService", "VoiceGuidance", "VoiceGuidanceTesting"],
             swiftSettings: strict),
         .testTarget(
             name: "VoiceguideCLITests", dependencies: ["VoiceGuidance", "VoiceGuidanceTesting"],

@@ -1,0 +1,193 @@
+public import Foundation
+public import VoiceGuidance
+
+/// The daemon's brain: takes protocol requests and runs them on a `VoiceController` and its
+/// synthesizer. Socket-free: the socket server hands it lines, tests call it directly.
+///
+/// Progress updates are queued and applied in order by one task, so a reply never waits for a
+/// prompt to be prepared; past `ProtocolLimits.maxQueuedProgress` waiting updates, the oldest
+/// are skipped (and counted), so a flood of fixes never delays the newest one.
+public actor GuidanceService {
+    /// The settings of a service.
+    public struct Configuration: Sendable {
+        public var limits: ProtocolLimits
+        /// The program version `hello` reports.
+        public var programVersion: String
+        /// Use the route's `voiceInstructions` wording where it has some.
+        public var usesServerInstructions: Bool
+
+        public init(
+            limits: ProtocolLimits = ProtocolLimits(), programVersion: String,
+            usesServerInstructions: Bool = true
+        ) {
+            self.limits = limits
+            self.programVersion = programVersion
+            self.usesServerInstructions = usesServerInstructions
+        }
+    }
+
+    let configuration: Configuration
+    let synthesizer: any SpeechSynthesizing
+    let setVoice: @Sendable (VoiceProfile) -> Void
+    private let decoder = RequestDecoder()
+    let speech = SpeechTracker()
+    /// The guidance time (follows the fixes' own times).
+    public let clock: FollowingClock
+    /// The connections that asked for events.
+    public let subscribers = SubscriberList()
+    var library: VoiceLibrary
+    var voice: VoiceProfile
+    var units: UnitSystem?
+    var route: Route?
+    var controller: VoiceController?
+    var mode: VoiceController.Mode = .all
+    var isMuted = false
+    private var pending: [RouteProgress] = []
+    private var isPumping = false
+    private var idleWaiters: [CheckedContinuation<Void, Never>] = []
+    var skippedProgress = 0
+    var appliedProgress: RouteProgress?
+
+    /// Makes a service.
+    ///
+    /// - Parameters:
+    ///   - synthesizer: speaks the prompts.
+    ///   - library: the voices and phrase books.
+    ///   - voice: the voice to start with.
+    ///   - units: distances in these units (the voice's own when nil).
+    ///   - clock: the guidance time.
+    ///   - setVoice: makes the synthesizer render in a voice.
+    public init(
+        synthesizer: any SpeechSynthesizing, library: VoiceLibrary, voice: VoiceProfile,
+        units: UnitSystem? = nil,
+        configuration: Configuration, clock: FollowingClock = FollowingClock(),
+        setVoice: @escaping @Sendable (VoiceProfile) -> Void
+    ) {
+        self.synthesizer = synthesizer
+        self.library = library
+        self.voice = voice
+        self.units = units
+        self.configuration = configuration
+        self.clock = clock
+        self.setVoice = setVoice
+    }
+
+    // MARK: Lines
+
+    /// Runs one request line and returns its reply line (with the newline).
+    public func reply(to line: Data, from client: (any EventReceiver)? = nil) async -> Data {
+        let decoded = decoder.decode(line)
+        switch decoded.result {
+        case .failure(let error):
+            return ProtocolMessage.errorReply(decoded.id, error)
+        case .success(let request):
+            do {
+                return ProtocolMessage.reply(decoded.id, try await handle(request, from: client))
+            } catch {
+                return ProtocolMessage.errorReply(decoded.id, error)
+            }
+        }
+    }
+
+    /// Runs one request; returns the fields of its reply.
+    public func handle(
+        _ request: GuidanceRequest, from client: (any EventReceiver)? = nil
+    ) async throws(ProtocolError) -> [(String, JSONValue)] {
+        switch request {
+        case .hello:
+            return [
+                ("protocol", .number(Double(ProtocolLimits.version))), ("program", .string("voiceguide")),
+                ("version", .string(configuration.programVersion)),
+            ]
+        case .route(let request): return try await loadRoute(request)
+        case .position(let fix): return try await position(fix)
+        case .progress(let report): return try progress(report)
+        case .mute, .unmute, .mode, .stop, .volume: return try await control(request)
+        case .repeatInstruction: return try await repeatInstruction()
+        case .announce(let request): return try await announce(request)
+        case .voice(let id): return try await switchVoice(id)
+        case .status: return await status()
+        case .subscribe:
+            guard let client else { throw ProtocolError(.failed, "this connection cannot receive events") }
+            subscribers.add(client)
+            return [("subscribed", .bool(true))]
+        }
+    }
+
+    /// Stops sending events to a connection (it closed).
+    public func disconnected(_ client: any EventReceiver) { subscribers.remove(client) }
+
+    // MARK: Controller
+
+    /// The controller, made (on an empty route, for app prompts) when there is none yet.
+    func activeController() async throws(ProtocolError) -> VoiceController {
+        if let controller { return controller }
+        return try await install(route: route ?? Route(legs: []))
+    }
+
+    /// Replaces the controller by a new one on `route`, keeping mute and mode.
+    @discardableResult
+    func install(route: Route) async throws(ProtocolError) -> VoiceController {
+        let phrases = try library.phrases(for: voice, units: units)
+        let controller = VoiceController(
+            route: route, synthesizer: synthesizer, phrases: phrases, clock: clock,
+            usesServerInstructions: configuration.usesServerInstructions)
+        let subscribers = self.subscribers
+        let speech = self.speech
+        await controller.setOnEvent { event in
+            speech.note(event)
+            subscribers.broadcast(ProtocolMessage.event(event))
+        }
+        await controller.setMode(mode)
+        if isMuted { await controller.mute() }
+        pending.removeAll()
+        self.controller = controller
+        return controller
+    }
+
+    // MARK: Progress
+
+    /// Queues a progress update for the controller (see the type's notes).
+    func enqueue(_ progress: RouteProgress) {
+        if pending.count >= configuration.limits.maxQueuedProgress {
+            pending.removeFirst()
+            skippedProgress += 1
+        }
+        pending.append(progress)
+        guard !isPumping else { return }
+        isPumping = true
+        Task { await self.pump() }
+    }
+
+    private func pump() async {
+        while !pending.isEmpty, let controller {
+            let next = pending.removeFirst()
+            await controller.update(next)
+            appliedProgress = next
+        }
+        isPumping = false
+        let waiters = idleWaiters
+        idleWaiters.removeAll()
+        for waiter in waiters { waiter.resume() }
+    }
+
+    /// Returns when every queued progress update has been applied.
+    public func settle() async {
+        guard isPumping else { return }
+        await withCheckedContinuation { idleWaiters.append($0) }
+    }
+
+    /// Returns when every queued update has been applied and everything decided has been said.
+    public func waitUntilIdle() async {
+        await settle()
+        await controller?.waitUntilIdle()
+    }
+
+    /// Ends what is being said with a short fade and waits (at most `timeout` seconds) for it.
+    public func shutDown(timeout: Double = 1) async {
+        pending.removeAll()
+        synthesizer.interruptSpeaking()
+        guard let controller else { return }
+        await Deadline.wait(seconds: timeout) { await controller.waitUntilIdle() }
+    }
+}

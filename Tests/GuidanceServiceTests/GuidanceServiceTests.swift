@@ -1,0 +1,190 @@
+import Foundation
+import GuidanceService
+import Testing
+import VoiceGuidance
+import VoiceGuidanceTesting
+
+@Suite struct GuidanceServiceTests {
+    static let fixture = "navigation-ios_routeWithInstructions.json"
+
+    /// Progress lines for driving the fixture at `speed` m/s, one a second from time 0.
+    static func driveLines(speed: Double = 15, seconds: Int? = nil) throws -> [String] {
+        let route = try Route.decode(from: Data(contentsOf: TestFixtures.directions(fixture)))
+        let steps = route.legs[0].steps
+        var ends: [Double] = []
+        for step in steps { ends.append((ends.last ?? 0) + step.distance) }
+        var lines: [String] = []
+        var position = 0.0
+        var time = 0
+        while position < ends[ends.count - 2], seconds.map({ time < $0 }) ?? true {
+            let step = ends.firstIndex { $0 > position } ?? steps.count - 1
+            lines.append(
+                #"{"id":\#(time),"cmd":"progress","leg":0,"step":\#(step),"distance_remaining":\#(ends[step] - position),"speed":\#(speed),"time":\#(time)}"#
+            )
+            position += speed
+            time += 1
+        }
+        return lines
+    }
+
+    @Test func malformedRequestsGetTheirErrorAndTheServiceGoesOn() async throws {
+        let harness = try ServiceHarness()
+        #expect(MalformedRequests.cases.count >= 50)
+        for malformed in MalformedRequests.cases {
+            let reply = try await harness.send(malformed.line)
+            #expect(reply["ok"] == .bool(false), "\(malformed)")
+            #expect(reply.errorCode == malformed.code, "\(malformed): \(reply.serialized)")
+            #expect(
+                reply.errorMessage?.contains(malformed.message) == true, "\(malformed): \(reply.serialized)")
+            #expect(reply["id"] == (malformed.id.map { .number($0) } ?? .null), "\(malformed)")
+        }
+        let hello = try await harness.send(#"{"id":"after","cmd":"hello"}"#)
+        #expect(hello["ok"] == .bool(true))
+        #expect(hello["id"] == .string("after"))
+        #expect(hello.number("protocol") == 1)
+    }
+
+    @Test func drivesARouteAndTellsSubscribers() async throws {
+        let harness = try ServiceHarness()
+        let events = EventCollector()
+        #expect(try await harness.send(#"{"id":1,"cmd":"subscribe"}"#, from: events)["ok"] == .bool(true))
+        let route = try await harness.send(ServiceHarness.routeLine(Self.fixture))
+        #expect(route.number("legs") == 1)
+        #expect(route.number("steps") == 6)
+        for line in try Self.driveLines() {
+            let reply = try await harness.send(line)
+            #expect(reply["ok"] == .bool(true), "\(reply.serialized)")
+        }
+        await harness.service.waitUntilIdle()
+        let spoken = harness.synthesizer.spokenTexts
+        #expect(spoken.count >= 5)
+        #expect(spoken.contains { $0.contains("California Street") })
+        let spokeEvents = events.events.filter { $0.string("event") == "spoke" }
+        #expect(spokeEvents.map { $0.string("text") ?? "" } == spoken)
+        #expect(events.names.contains("decided"))
+        let status = try await harness.send(#"{"id":2,"cmd":"status"}"#)
+        #expect(status["route"] == .bool(true))
+        #expect(status.number("leg") == 0)
+        #expect((status.number("step") ?? 0) >= 4)
+    }
+
+    @Test func progressPastTheRouteIsRefused() async throws {
+        let harness = try ServiceHarness()
+        _ = try await harness.send(ServiceHarness.routeLine(Self.fixture))
+        let leg = try await harness.send(
+            #"{"id":1,"cmd":"progress","leg":1,"step":0,"distance_remaining":5}"#)
+        #expect(leg.errorCode == "invalid_value")
+        #expect(leg.errorMessage?.contains("1 legs") == true)
+        let step = try await harness.send(
+            #"{"id":2,"cmd":"progress","leg":0,"step":6,"distance_remaining":5}"#)
+        #expect(step.errorMessage?.contains("6 steps") == true)
+    }
+
+    @Test func mutedGuidanceIsSuppressedAndUnmuteResumes() async throws {
+        let harness = try ServiceHarness()
+        let events = EventCollector()
+        _ = try await harness.send(#"{"cmd":"subscribe"}"#, from: events)
+        _ = try await harness.send(ServiceHarness.routeLine(Self.fixture))
+        #expect(try await harness.send(#"{"id":1,"cmd":"mute"}"#)["muted"] == .bool(true))
+        let lines = try Self.driveLines()
+        for line in lines.prefix(lines.count / 2) { _ = try await harness.send(line) }
+        await harness.service.settle()
+        #expect(harness.synthesizer.spokenTexts.isEmpty)
+        #expect(
+            events.events.contains { $0.string("event") == "suppressed" && $0.string("reason") == "muted" })
+        #expect(events.events.contains { $0.string("event") == "muted" && $0["muted"] == .bool(true) })
+        #expect(try await harness.send(#"{"id":2,"cmd":"status"}"#)["muted"] == .bool(true))
+        _ = try await harness.send(#"{"id":3,"cmd":"unmute"}"#)
+        for line in lines.suffix(lines.count - lines.count / 2) { _ = try await harness.send(line) }
+        await harness.service.waitUntilIdle()
+        #expect(!harness.synthesizer.spokenTexts.isEmpty)
+    }
+
+    @Test func alertsOnlyModeSpeaksAppPromptsOnly() async throws {
+        let harness = try ServiceHarness()
+        let events = EventCollector()
+        _ = try await harness.send(#"{"cmd":"subscribe"}"#, from: events)
+        _ = try await harness.send(ServiceHarness.routeLine(Self.fixture))
+        #expect(
+            try await harness.send(#"{"cmd":"mode","mode":"alerts_only"}"#).string("mode") == "alerts_only")
+        for line in try Self.driveLines() { _ = try await harness.send(line) }
+        await harness.service.settle()
+        #expect(harness.synthesizer.spokenTexts.isEmpty)
+        #expect(events.events.contains { $0.string("reason") == "alerts_only" })
+        let reply = try await harness.send(
+            #"{"cmd":"announce","text":"Speed camera ahead","priority":"important"}"#)
+        #expect(reply.string("outcome") == "spoken")
+        await harness.service.waitUntilIdle()
+        #expect(harness.synthesizer.spokenTexts == ["Speed camera ahead"])
+    }
+
+    @Test func notificationIsDroppedWhileSomethingIsSaid() async throws {
+        let harness = try ServiceHarness()
+        let first = try await harness.send(
+            #"{"cmd":"announce","text":"Speed camera ahead in five hundred meters"}"#)
+        #expect(first.string("outcome") == "spoken")
+        let second = try await harness.send(
+            #"{"cmd":"announce","text":"Traffic ahead","priority":"notification"}"#)
+        #expect(second.string("outcome") == "dropped_busy")
+        harness.clock.advance(by: 30)
+        let third = try await harness.send(
+            #"{"cmd":"announce","text":"Traffic ahead","priority":"notification"}"#)
+        #expect(third.string("outcome") == "spoken")
+        await harness.service.waitUntilIdle()
+        #expect(
+            harness.synthesizer.spokenTexts == ["Speed camera ahead in five hundred meters", "Traffic ahead"])
+    }
+
+    @Test func repeatSaysTheCurrentInstructionAgain() async throws {
+        let harness = try ServiceHarness()
+        _ = try await harness.send(ServiceHarness.routeLine(Self.fixture))
+        for line in try Self.driveLines(seconds: 12) { _ = try await harness.send(line) }
+        harness.clock.advance(by: 20)
+        let before = harness.synthesizer.spokenTexts.count
+        await harness.service.waitUntilIdle()
+        let reply = try await harness.send(#"{"id":9,"cmd":"repeat"}"#)
+        await harness.service.waitUntilIdle()
+        #expect(reply["said"] == .bool(true), "\(reply.serialized)")
+        #expect(harness.synthesizer.spokenTexts.count == before + 1)
+        #expect(reply.string("text") == harness.synthesizer.spokenTexts.last)
+    }
+
+    @Test func voiceVolumeStopAndReload() async throws {
+        let harness = try ServiceHarness()
+        let events = EventCollector()
+        _ = try await harness.send(#"{"cmd":"subscribe"}"#, from: events)
+        _ = try await harness.send(ServiceHarness.routeLine(Self.fixture))
+        let voice = try await harness.send(#"{"cmd":"voice","voice":"de-DE"}"#)
+        #expect(voice.string("locale") == "de-DE")
+        #expect(harness.voices.all == ["de-DE"])
+        for line in try Self.driveLines(seconds: 5) { _ = try await harness.send(line) }
+        await harness.service.waitUntilIdle()
+        harness.clock.advance(by: 30)
+        let repeated = try await harness.send(#"{"cmd":"repeat"}"#)
+        let german = ["abbiegen", "Metern", "fahren", "Fuß", "Meile"]
+        #expect(german.contains { repeated.string("text")?.contains($0) == true }, "\(repeated.serialized)")
+        #expect(try await harness.send(#"{"cmd":"volume","db":-6}"#).number("db") == -6)
+        #expect(harness.synthesizer.volumeDB == -6)
+        #expect(try await harness.send(#"{"cmd":"stop"}"#)["ok"] == .bool(true))
+        #expect(harness.synthesizer.calls.contains(.stop))
+        try await harness.service.reload()
+        #expect(events.names.contains("reloaded"))
+        #expect(try await harness.send(#"{"cmd":"status"}"#).string("voice") == "de-DE")
+    }
+
+    @Test func aFloodOfProgressSkipsStaleUpdatesAndKeepsTheNewest() async throws {
+        let harness = try ServiceHarness(limits: ProtocolLimits(maxQueuedProgress: 8))
+        _ = try await harness.send(ServiceHarness.routeLine(Self.fixture))
+        let service = harness.service
+        let lines = try Self.driveLines(speed: 15)
+        await withTaskGroup(of: Void.self) { group in
+            for line in lines.prefix(200) {
+                group.addTask { _ = await service.reply(to: Data(line.utf8)) }
+            }
+        }
+        await service.settle()
+        let status = try await harness.send(#"{"cmd":"status"}"#)
+        #expect(status.number("skipped_progress").map { $0 >= 0 } == true)
+        #expect(status.number("distance_to_maneuver") != nil)
+    }
+}
