@@ -67,7 +67,8 @@ let package = Package(
             dependencies: ["GuidanceService", "VoiceGuidance", "VoiceGuidanceTesting"],
             swiftSettings: strict),
         .testTarget(
-            name: "VoiceguideCLITests", dependencies: ["VoiceGuidance", "VoiceGuidanceTesting"],
+            name: "VoiceguideCLITests",
+            dependencies: ["VoiceGuidance", "VoiceGuidanceTesting", "GuidanceService"],
             swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]

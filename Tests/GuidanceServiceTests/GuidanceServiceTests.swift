@@ -188,3 +188,30 @@ import VoiceGuidanceTesting
         #expect(status.number("distance_to_maneuver") != nil)
     }
 }
+
+@Suite struct GuidanceServiceShutdownTests {
+    @Test func shutDownFadesOutThePromptBeingPlayed() async throws {
+        let library = try VoiceLibrary(directory: TestFixtures.packageRoot().appendingPathComponent("Voices"))
+        let sink = MemorySink(pacesToRealTime: true)
+        let renderer = RecordingRenderer(secondsPerCharacter: 0.06)
+        let synthesizer = SpeechSynthesizer(renderer: renderer, sink: sink, parseSSML: nil)
+        let service = GuidanceService(
+            synthesizer: synthesizer, library: library, voice: try library.profile(id: "en-US"),
+            configuration: .init(programVersion: "test"), setVoice: { synthesizer.voice = $0 })
+        let text = String(repeating: "Speed camera ahead. ", count: 5)
+        let reply = await service.reply(to: Data(#"{"cmd":"announce","text":"\#(text)"}"#.utf8))
+        #expect(String(decoding: reply, as: UTF8.self).contains(#""outcome":"spoken""#))
+        try await Task.sleep(for: .milliseconds(700))
+        await service.shutDown()
+        let prompt = try #require(sink.prompts.last)
+        #expect(prompt.wasInterrupted)
+        let heard = Double(prompt.samples.count) / 22_050
+        #expect(heard > 0.3 && heard < 3, "\(heard) s of \(renderer.duration(of: Utterance(text: text))) s")
+        let fadeLength = 220
+        let end = prompt.samples.count
+        let before = prompt.samples[max(0, end - 3 * fadeLength)..<(end - fadeLength)]
+        let tail = prompt.samples[(end - 20)..<end]
+        #expect(AudioLevel.peak(before) > 7_000)
+        #expect(AudioLevel.peak(tail) < 1_000)
+    }
+}

@@ -19,7 +19,7 @@ public struct ProtocolLimits: Sendable, Equatable {
     public init(
         maxLineBytes: Int = 1 << 20, maxEventBacklogBytes: Int = 256 << 10,
         maxReplyBacklogBytes: Int = 8 << 20,
-        maxPendingRequests: Int = 64, maxClients: Int = 128, maxQueuedProgress: Int = 32
+        maxPendingRequests: Int = 64, maxClients: Int = 128, maxQueuedProgress: Int = 1024
     ) {
         self.maxLineBytes = maxLineBytes
         self.maxEventBacklogBytes = maxEventBacklogBytes

@@ -4,7 +4,7 @@ public import Foundation
 /// (`voiceguide ctl`, the benchmark and the tests use it.)
 public final class GuidanceClient {
     private let fd: Int32
-    private var lines = LineBuffer(limit: 16 << 20)
+    private var lines = LineSplitter(limit: 16 << 20)
     private var ready: [Data] = []
     private var isClosed = false
 

@@ -104,14 +104,14 @@ public final class SocketServer: Sendable {
     /// A client as the poll loop sees it.
     private final class Session {
         let connection: ClientConnection
-        let input: AsyncStream<LineBuffer.Item>.Continuation
-        var lines: LineBuffer
+        let input: AsyncStream<LineSplitter.Item>.Continuation
+        var lines: LineSplitter
         var isReadClosed = false
 
-        init(connection: ClientConnection, input: AsyncStream<LineBuffer.Item>.Continuation, limit: Int) {
+        init(connection: ClientConnection, input: AsyncStream<LineSplitter.Item>.Continuation, limit: Int) {
             self.connection = connection
             self.input = input
-            self.lines = LineBuffer(limit: limit)
+            self.lines = LineSplitter(limit: limit)
         }
     }
 
@@ -200,7 +200,7 @@ public final class SocketServer: Sendable {
             let connection = ClientConnection(
                 fd: fd, number: number, peer: peer, limits: limits, wake: { [weak self] in self?.wakeUp() })
             number += 1
-            let (stream, continuation) = AsyncStream<LineBuffer.Item>.makeStream()
+            let (stream, continuation) = AsyncStream<LineSplitter.Item>.makeStream()
             sessions[fd] = Session(connection: connection, input: continuation, limit: limits.maxLineBytes)
             startAnswering(connection, stream)
         }
@@ -218,7 +218,7 @@ public final class SocketServer: Sendable {
     }
 
     /// Answers a client's requests in order, one reply each.
-    private func startAnswering(_ connection: ClientConnection, _ stream: AsyncStream<LineBuffer.Item>) {
+    private func startAnswering(_ connection: ClientConnection, _ stream: AsyncStream<LineSplitter.Item>) {
         let handler = self.handler
         let limit = limits.maxLineBytes
         Task {

@@ -5,7 +5,7 @@ public import Foundation
 /// A line longer than the limit is reported once as `.tooLong` and its bytes are thrown away up
 /// to its newline, so memory stays bounded whatever a client sends. Empty lines (and a trailing
 /// `\r`) are ignored.
-public struct LineBuffer: Sendable {
+public struct LineSplitter: Sendable {
     /// What a chunk of input held.
     public enum Item: Sendable, Equatable {
         case line(Data)

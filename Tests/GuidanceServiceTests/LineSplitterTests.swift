@@ -2,9 +2,9 @@ import Foundation
 import GuidanceService
 import Testing
 
-@Suite struct LineBufferTests {
+@Suite struct LineSplitterTests {
     @Test func splitsLinesAcrossChunks() {
-        var buffer = LineBuffer(limit: 100)
+        var buffer = LineSplitter(limit: 100)
         #expect(buffer.append(Data("{\"a\"".utf8)) == [])
         #expect(
             buffer.append(Data(":1}\n{\"b\":2}\r\n\n{\"c\"".utf8)) == [
@@ -16,8 +16,8 @@ import Testing
     }
 
     @Test func overlongLineIsReportedOnceAndDiscardedToItsNewline() {
-        var buffer = LineBuffer(limit: 10)
-        var items: [LineBuffer.Item] = []
+        var buffer = LineSplitter(limit: 10)
+        var items: [LineSplitter.Item] = []
         for _ in 0..<1000 { items += buffer.append(Data(repeating: 0x41, count: 7)) }
         #expect(items == [.tooLong])
         #expect(buffer.heldBytes <= 10)
@@ -25,7 +25,7 @@ import Testing
     }
 
     @Test func lineOfExactlyTheLimitIsKept() {
-        var buffer = LineBuffer(limit: 5)
+        var buffer = LineSplitter(limit: 5)
         #expect(
             buffer.append(Data("12345\n123456\n1\n".utf8)) == [
                 .line(Data("12345".utf8)), .tooLong, .line(Data("1".utf8)),
