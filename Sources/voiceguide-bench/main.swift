@@ -9,10 +9,10 @@ import VoiceGuidanceTesting
 
 /// The sections to run: all, or those listed in `$VOICEGUIDE_BENCH` (for example `1,3`).
 let sections = Set(
-    (ProcessInfo.processInfo.environment["VOICEGUIDE_BENCH"] ?? "1,2,3,4,5").split(separator: ",").compactMap
-    {
-        Int($0.trimmingCharacters(in: .whitespaces))
-    })
+    (ProcessInfo.processInfo.environment["VOICEGUIDE_BENCH"] ?? "1,2,3,4,5,6").split(separator: ",")
+        .compactMap {
+            Int($0.trimmingCharacters(in: .whitespaces))
+        })
 
 let binFolder = Bundle.main.executableURL!.deletingLastPathComponent()
 let voiceguide = binFolder.appendingPathComponent("voiceguide").path
@@ -415,3 +415,7 @@ if sections.contains(5) {
     let scaling = Statistics.median(zip(runs[1]!, runs[2]!).map { $0 / $1 })
     report("--jobs 2 against --jobs 1", String(format: "%.2f×", scaling), goal: "≥ 1.7×", met: scaling >= 1.7)
 }
+
+// MARK: 6. The guidance daemon through its socket.
+
+if sections.contains(6) { try ServeBench.run(voiceguide: voiceguide, scratch: scratch) }

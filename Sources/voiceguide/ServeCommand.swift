@@ -9,7 +9,7 @@ enum ServeCommand: Command {
     static let name = "serve"
     static let summary = "run the guidance daemon on a Unix socket (JSON lines, docs/protocol.md)"
     static let usage = """
-        usage: voiceguide serve [--socket PATH] [--device NAME | --output-dir DIR | --sink null]
+        usage: voiceguide serve [--socket PATH] [--device NAME [--realtime] | --output-dir DIR | --sink null]
                                 [--voice ID] [--units metric|imperial] [--group NAME]
                                 [--no-server-instructions]
 
@@ -21,6 +21,8 @@ enum ServeCommand: Command {
                              a stale one is replaced, a live one is an error
           --group NAME       also let the members of group NAME connect (the socket becomes 0660)
           --device NAME      play through this ALSA device (default "default")
+          --realtime         pace writes to the audio's own length, for ALSA devices that never
+                             block (the file and null PCMs); a sound card paces itself
           --output-dir DIR   write each prompt to DIR/0001.wav, 0002.wav, … instead of playing
           --sink null        render the prompts and discard the audio
           --voice ID         voice profile to start with (default en-US)
@@ -83,8 +85,12 @@ enum ServeCommand: Command {
         let device = try arguments.option("--device")
         let folder = try arguments.option("--output-dir")
         let kind = try arguments.option("--sink")
+        let realTime = arguments.flag("--realtime")
         guard [device, folder, kind].compactMap({ $0 }).count <= 1 else {
             throw UsageError("choose one of --device, --output-dir and --sink")
+        }
+        guard !realTime || (folder == nil && kind == nil) else {
+            throw UsageError("--realtime goes with an ALSA --device")
         }
         if let kind {
             guard kind == "null" else { throw UsageError("--sink must be null, not '\(kind)'") }
@@ -95,7 +101,7 @@ enum ServeCommand: Command {
                 throw CommandFailure("\(error)", status: ExitStatus.unavailable)
             }
         }
-        return ALSASink(device: device ?? "default")
+        return ALSASink(device: device ?? "default", options: ALSASink.Options(pacesToRealTime: realTime))
     }
 
     /// `--socket`, else `$XDG_RUNTIME_DIR/voiceguide.sock`.

@@ -17,6 +17,10 @@ public final class GuidanceClient {
 
     deinit { close() }
 
+    /// Shuts the connection down (both ways) without closing the descriptor, so that a thread
+    /// blocked reading it sees the end at once; `close` still releases it.
+    public func shutDown() { SocketCalls.shutDown(fd) }
+
     public func close() {
         guard !isClosed else { return }
         isClosed = true

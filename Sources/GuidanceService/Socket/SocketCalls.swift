@@ -208,6 +208,8 @@ enum SocketCalls {
 
     static func close(_ fd: Int32) { _ = Glibc.close(fd) }
 
+    static func shutDown(_ fd: Int32) { _ = Glibc.shutdown(fd, Int32(SHUT_RDWR)) }
+
     /// Waits for the descriptors (timeout in milliseconds, -1 forever).
     static func poll(_ descriptors: inout [pollfd], timeout: Int32) -> Int32 {
         let result = descriptors.withUnsafeMutableBufferPointer {
