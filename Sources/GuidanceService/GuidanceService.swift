@@ -44,7 +44,10 @@ public actor GuidanceService {
     var isMuted = false
     private var pending: [RouteProgress] = []
     private var isPumping = false
-    private var idleWaiters: [CheckedContinuation<Void, Never>] = []
+    /// Updates queued so far, and updates applied or skipped so far.
+    private var queuedCount = 0
+    private var doneCount = 0
+    private var settleWaiters: [(upTo: Int, continuation: CheckedContinuation<Void, Never>)] = []
     var skippedProgress = 0
     var appliedProgress: RouteProgress?
 
@@ -140,7 +143,7 @@ public actor GuidanceService {
         }
         await controller.setMode(mode)
         if isMuted { await controller.mute() }
-        pending.removeAll()
+        dropPending()
         self.controller = controller
         return controller
     }
@@ -152,8 +155,10 @@ public actor GuidanceService {
         if pending.count >= configuration.limits.maxQueuedProgress {
             pending.removeFirst()
             skippedProgress += 1
+            doneCount += 1
         }
         pending.append(progress)
+        queuedCount += 1
         guard !isPumping else { return }
         isPumping = true
         Task { await self.pump() }
@@ -164,17 +169,32 @@ public actor GuidanceService {
             let next = pending.removeFirst()
             await controller.update(next)
             appliedProgress = next
+            doneCount += 1
+            resumeSettled()
         }
         isPumping = false
-        let waiters = idleWaiters
-        idleWaiters.removeAll()
-        for waiter in waiters { waiter.resume() }
+        dropPending()
     }
 
-    /// Returns when every queued progress update has been applied.
+    /// Forgets the updates not applied yet (a new controller, or shutting down).
+    private func dropPending() {
+        doneCount += pending.count
+        pending.removeAll()
+        resumeSettled()
+    }
+
+    private func resumeSettled() {
+        let ready = settleWaiters.filter { $0.upTo <= doneCount }
+        settleWaiters.removeAll { $0.upTo <= doneCount }
+        for waiter in ready { waiter.continuation.resume() }
+    }
+
+    /// Returns when every progress update queued before the call has been applied (or skipped);
+    /// later ones, even a steady flood, are not waited for.
     public func settle() async {
-        guard isPumping else { return }
-        await withCheckedContinuation { idleWaiters.append($0) }
+        let target = queuedCount
+        guard doneCount < target else { return }
+        await withCheckedContinuation { settleWaiters.append((target, $0)) }
     }
 
     /// Returns when every queued update has been applied and everything decided has been said.
@@ -185,7 +205,7 @@ public actor GuidanceService {
 
     /// Ends what is being said with a short fade and waits (at most `timeout` seconds) for it.
     public func shutDown(timeout: Double = 1) async {
-        pending.removeAll()
+        dropPending()
         synthesizer.interruptSpeaking()
         guard let controller else { return }
         await Deadline.wait(seconds: timeout) { await controller.waitUntilIdle() }

@@ -189,6 +189,30 @@ import VoiceGuidanceTesting
     }
 }
 
+@Suite struct GuidanceServiceFloodTests {
+    @Test(.timeLimit(.minutes(1))) func statusDuringAnEndlessFloodStillAnswers() async throws {
+        let harness = try ServiceHarness(limits: ProtocolLimits(maxQueuedProgress: 16))
+        _ = try await harness.send(ServiceHarness.routeLine(GuidanceServiceTests.fixture))
+        let service = harness.service
+        let stop = Locked(false)
+        let flood = Task {
+            var time = 0.0
+            while !stop.withLock({ $0 }) {
+                time += 0.001
+                let line =
+                    #"{"cmd":"progress","leg":0,"step":1,"distance_remaining":900,"speed":15,"time":\#(time)}"#
+                _ = await service.reply(to: Data(line.utf8))
+            }
+        }
+        try await Task.sleep(for: .milliseconds(100))
+        let status = try await harness.send(#"{"id":1,"cmd":"status"}"#)
+        stop.withLock { $0 = true }
+        await flood.value
+        #expect(status["ok"] == .bool(true))
+        #expect(status.number("distance_to_maneuver") == 900)
+    }
+}
+
 @Suite struct GuidanceServiceShutdownTests {
     @Test func shutDownFadesOutThePromptBeingPlayed() async throws {
         let library = try VoiceLibrary(directory: TestFixtures.packageRoot().appendingPathComponent("Voices"))
