@@ -1,6 +1,6 @@
 # VoiceGuidance: `make test` and `make run` each work alone on a bare Debian 12 machine with Swift.
 SWIFT ?= swift
-APT_PACKAGES := libespeak-ng-dev espeak-ng-data espeak-ng libasound2-dev alsa-utils pkg-config
+APT_PACKAGES := libespeak-ng-dev espeak-ng-data espeak-ng libasound2-dev alsa-utils pkg-config python3
 BUILD_DIR := build
 
 .PHONY: setup build test test-tsan run bench format lint clean
