@@ -201,6 +201,45 @@ final class ClientBox: @unchecked Sendable {
         #expect(FileManager.default.contents(atPath: file) == Data("keep me".utf8))
     }
 
+    @Test func bytesThatAreNotUTF8AreAParseError() throws {
+        let server = try ServerHarness()
+        let client = try server.client()
+        try client.send(Data([0x7B, 0xFF, 0xFE, 0x00, 0x22, 0x7D, 0x0A]))
+        let reply = try #require(try client.readMessage())
+        #expect(reply.errorCode == "parse_error")
+        #expect(try client.request(.object([("cmd", .string("hello"))]))["ok"] == .bool(true))
+    }
+
+    @Test func clientsPastTheLimitAreToldSo() throws {
+        let server = try ServerHarness(limits: ProtocolLimits(maxClients: 4))
+        let clients = try (0..<4).map { _ in try server.client() }
+        for client in clients {
+            #expect(try client.request(.object([("cmd", .string("hello"))]))["ok"] == .bool(true))
+        }
+        let fifth = try server.client()
+        #expect(try fifth.readMessage()?.errorCode == "too_many_clients")
+        #expect(try fifth.readLine(timeout: 2) == nil)
+        clients[0].close()
+        Thread.sleep(forTimeInterval: 0.2)
+        #expect(try server.client().request(.object([("cmd", .string("hello"))]))["ok"] == .bool(true))
+    }
+
+    @Test func aClientThatNeverReadsItsRepliesIsDisconnectedAlone() throws {
+        let server = try ServerHarness(limits: ProtocolLimits(maxReplyBacklogBytes: 64 << 10))
+        let other = try server.client()
+        let greedy = try server.client()
+        let writer = greedy.writer
+        let lines = Data(String(repeating: #"{"cmd":"status"}"# + "\n", count: 50_000).utf8)
+        let sender = Thread { try? writer.send(lines) }
+        sender.start()
+        Thread.sleep(forTimeInterval: 3)
+        #expect(try other.request(.object([("cmd", .string("hello"))]))["ok"] == .bool(true))
+        var replies = 0
+        while (try? greedy.readLine(timeout: 3)) ?? nil != nil { replies += 1 }
+        #expect(replies < 50_000)
+        #expect(try other.request(.object([("cmd", .string("status"))]))["ok"] == .bool(true))
+    }
+
     @Test func peerCredentialsDecideWhoMayConnect() {
         let owner = SocketAccess(ownerUID: 1000)
         #expect(owner.allows(PeerCredentials(pid: 1, uid: 1000, gid: 1000)))
