@@ -117,7 +117,21 @@ final class Daemon {
         let unknown = try daemon.ctl(["send", #"{"id":5,"cmd":"fly"}"#])
         #expect(unknown.status == 1)
         #expect(unknown.stdout.contains("unknown_cmd"))
+        let events = Process()
+        events.executableURL = try CommandRunner().executable
+        events.arguments = ["ctl", "--socket", daemon.socket, "events", "--count", "1"]
+        let eventsOut = Pipe()
+        events.standardOutput = eventsOut
+        try events.run()
+        for _ in 0..<100 where !(try daemon.ctl(["status"]).stdout.contains(#""subscribers":1"#)) {
+            usleep(20_000)
+        }
         #expect(try daemon.ctl(["mute"]).stdout.contains(#""muted":true"#))
+        let printed = String(decoding: eventsOut.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        events.waitUntilExit()
+        #expect(events.terminationStatus == 0)
+        #expect(printed.contains(#""subscribed":true"#))
+        #expect(printed.contains(#"{"event":"muted","muted":true}"#), "\(printed)")
         #expect(try daemon.ctl(["status"]).stdout.contains(#""muted":true"#))
 
         let file = output.appendingPathComponent("0001.wav")
