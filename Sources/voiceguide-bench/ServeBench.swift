@@ -10,9 +10,34 @@ enum ServeBench {
 
     static func run(voiceguide: String, scratch: URL) throws {
         print("\n6. The guidance daemon (voiceguide serve): round trips, a flood, a 10-hour drive")
+        decodeCost()
         try roundTrips(voiceguide: voiceguide, scratch: scratch)
         try flood(voiceguide: voiceguide, scratch: scratch)
         try longDrive(voiceguide: voiceguide, scratch: scratch)
+    }
+
+    // MARK: Decoding
+
+    /// What the protocol costs per line without a socket: decoding a progress request and
+    /// encoding its reply.
+    static func decodeCost() {
+        let decoder = RequestDecoder()
+        let line = Data(
+            #"{"id":123,"cmd":"progress","leg":0,"step":3,"distance_remaining":412.5,"speed":13.9,"time":1234.5}"#
+                .utf8)
+        var ok = 0
+        let count = 50_000
+        let seconds = Statistics.time {
+            for _ in 0..<count {
+                let decoded = decoder.decode(line)
+                if case .success = decoded.result {
+                    ok += ProtocolMessage.reply(decoded.id, [("time", .number(1234.5))]).count > 0 ? 1 : 0
+                }
+            }
+        }
+        report(
+            "decode a progress line + encode its reply (no socket)", Statistics.us(seconds / Double(count)))
+        precondition(ok == count)
     }
 
     // MARK: Round trips

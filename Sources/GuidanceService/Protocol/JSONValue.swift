@@ -41,25 +41,16 @@ public enum JSONValue: Sendable, Equatable {
         }
     }
 
-    /// Parses one JSON text.
+    /// Parses one JSON text (strict: see `JSONParser`).
     ///
-    /// - Throws: `ProtocolError` `parse_error` saying what is wrong.
+    /// - Throws: `ProtocolError` `parse_error` saying what is wrong and where.
     public static func parse(_ data: Data) throws(ProtocolError) -> JSONValue {
-        do {
-            return try JSONDecoder().decode(DecodedJSON.self, from: data).value
-        } catch {
-            throw ProtocolError(.parseError, "the line is not JSON (\(Self.reason(data)))")
+        let result = data.withUnsafeBytes { raw in
+            Result { () throws(JSONSyntaxError) -> JSONValue in try JSONParser.parse(raw) }
         }
-    }
-
-    /// Where a text stops being JSON, as Foundation's own parser words it.
-    private static func reason(_ data: Data) -> String {
-        do {
-            _ = try JSONSerialization.jsonObject(with: data, options: .fragmentsAllowed)
-            return "it is not one complete JSON value"
-        } catch {
-            let detail = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String
-            return detail.map { $0.hasSuffix(".") ? String($0.dropLast()) : $0 } ?? "\(error)"
+        switch result {
+        case .success(let value): return value
+        case .failure(let error): throw ProtocolError(.parseError, "the line is not JSON: \(error.message)")
         }
     }
 
@@ -126,44 +117,4 @@ public enum JSONValue: Sendable, Equatable {
         }
         out += "\""
     }
-}
-
-/// Decodes any JSON into a `JSONValue`, trying the exact kinds in turn.
-private struct DecodedJSON: Decodable {
-    let value: JSONValue
-
-    init(from decoder: any Decoder) throws {
-        if var items = try? decoder.unkeyedContainer() {
-            var values: [JSONValue] = []
-            while !items.isAtEnd { values.append(try items.decode(DecodedJSON.self).value) }
-            value = .array(values)
-            return
-        }
-        if let members = try? decoder.container(keyedBy: AnyKey.self) {
-            var pairs: [(String, JSONValue)] = []
-            for key in members.allKeys.sorted(by: { $0.stringValue < $1.stringValue }) {
-                pairs.append((key.stringValue, try members.decode(DecodedJSON.self, forKey: key).value))
-            }
-            value = .object(pairs)
-            return
-        }
-        let single = try decoder.singleValueContainer()
-        if single.decodeNil() {
-            value = .null
-        } else if let flag = try? single.decode(Bool.self) {
-            value = .bool(flag)
-        } else if let number = try? single.decode(Double.self) {
-            value = .number(number)
-        } else {
-            value = .string(try single.decode(String.self))
-        }
-    }
-}
-
-/// Any object key.
-private struct AnyKey: CodingKey {
-    var stringValue: String
-    var intValue: Int? { nil }
-    init(stringValue: String) { self.stringValue = stringValue }
-    init?(intValue: Int) { nil }
 }
