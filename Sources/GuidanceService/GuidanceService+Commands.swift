@@ -19,13 +19,13 @@ extension GuidanceService {
         let isReroute = route != nil && controller != nil && !changesVoice
         if isReroute, let controller {
             await controller.reroute(to: newRoute)
+            progressQueue.setRoute(newRoute)
         } else {
             clock.reset()
             speech.reset()
             try await install(route: newRoute)
         }
         route = newRoute
-        appliedProgress = nil
         return [
             ("legs", .number(Double(newRoute.legs.count))),
             ("steps", .number(Double(newRoute.legs.reduce(0) { $0 + $1.steps.count }))),
@@ -55,19 +55,14 @@ extension GuidanceService {
         }
     }
 
-    func progress(_ report: ProgressReport) throws(ProtocolError) -> [(String, JSONValue)] {
-        guard let route else { throw ProtocolError(.noRoute, "progress needs a route; send route first") }
-        guard report.leg < route.legs.count else {
-            throw ProtocolError(
-                .invalidValue, "\"leg\" \(report.leg) is past the route's \(route.legs.count) legs")
-        }
-        let steps = route.legs[report.leg].steps.count
-        guard report.step < steps else {
-            throw ProtocolError(
-                .invalidValue, "\"step\" \(report.step) is past leg \(report.leg)'s \(steps) steps")
-        }
+    /// Queues a progress update (any thread: the socket's poll thread answers it at once).
+    nonisolated func progress(_ report: ProgressReport) throws(ProtocolError) -> [(String, JSONValue)] {
+        let probe = RouteProgress(
+            time: 0, legIndex: report.leg, stepIndex: report.step, distanceRemaining: report.distanceRemaining
+        )
+        try progressQueue.validate(probe)
         let time = clock.stamp(report.time)
-        enqueue(
+        try progressQueue.submit(
             RouteProgress(
                 time: time, legIndex: report.leg, stepIndex: report.step,
                 distanceRemaining: report.distanceRemaining,
@@ -154,12 +149,12 @@ extension GuidanceService {
             ("route", .bool(route != nil)), ("muted", .bool(isMuted)), ("mode", .string(Self.word(mode))),
             ("voice", .string(voice.id)), ("volume_db", .number(synthesizer.volumeDB)),
             ("subscribers", .number(Double(subscribers.count))),
-            ("skipped_progress", .number(Double(skippedProgress))),
+            ("skipped_progress", .number(Double(progressQueue.skipped))),
         ]
         if let controller, route != nil, let next = await controller.nextManeuver {
             fields += [("leg", .number(Double(next.legIndex))), ("step", .number(Double(next.stepIndex)))]
         }
-        if let applied = appliedProgress {
+        if let applied = progressQueue.applied {
             fields.append(
                 ("distance_to_maneuver", .number(ProtocolMessage.rounded(applied.distanceRemaining))))
         }

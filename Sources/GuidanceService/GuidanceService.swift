@@ -42,14 +42,8 @@ public actor GuidanceService {
     var controller: VoiceController?
     var mode: VoiceController.Mode = .all
     var isMuted = false
-    private var pending: [RouteProgress] = []
-    private var isPumping = false
-    /// Updates queued so far, and updates applied or skipped so far.
-    private var queuedCount = 0
-    private var doneCount = 0
-    private var settleWaiters: [(upTo: Int, continuation: CheckedContinuation<Void, Never>)] = []
-    var skippedProgress = 0
-    var appliedProgress: RouteProgress?
+    /// Progress on its way to the controller (taken on any thread, see `quickReply`).
+    nonisolated let progressQueue: ProgressQueue
 
     /// Makes a service.
     ///
@@ -73,9 +67,24 @@ public actor GuidanceService {
         self.configuration = configuration
         self.clock = clock
         self.setVoice = setVoice
+        let pump = PumpStarter()
+        progressQueue = ProgressQueue(limit: configuration.limits.maxQueuedProgress) { pump.start() }
+        pump.service = self
     }
 
     // MARK: Lines
+
+    /// Answers a line at once, on the caller's thread, when it is a request that needs no
+    /// waiting (`progress`); nil for every other line (send it to `reply(to:from:)`).
+    public nonisolated func quickReply(to line: Data) -> Data? {
+        let decoded = RequestDecoder().decode(line)
+        guard case .success(.progress(let report)) = decoded.result else { return nil }
+        do {
+            return ProtocolMessage.reply(decoded.id, try progress(report))
+        } catch {
+            return ProtocolMessage.errorReply(decoded.id, error)
+        }
+    }
 
     /// Runs one request line and returns its reply line (with the newline).
     public func reply(to line: Data, from client: (any EventReceiver)? = nil) async -> Data {
@@ -143,59 +152,24 @@ public actor GuidanceService {
         }
         await controller.setMode(mode)
         if isMuted { await controller.mute() }
-        dropPending()
         self.controller = controller
+        progressQueue.setRoute(route.legs.isEmpty ? nil : route)
         return controller
     }
 
     // MARK: Progress
 
-    /// Queues a progress update for the controller (see the type's notes).
-    func enqueue(_ progress: RouteProgress) {
-        if pending.count >= configuration.limits.maxQueuedProgress {
-            pending.removeFirst()
-            skippedProgress += 1
-            doneCount += 1
+    /// Applies the queued progress updates in order until none waits.
+    func pump() async {
+        while let next = progressQueue.next() {
+            await controller?.update(next)
+            progressQueue.didApply(next)
         }
-        pending.append(progress)
-        queuedCount += 1
-        guard !isPumping else { return }
-        isPumping = true
-        Task { await self.pump() }
-    }
-
-    private func pump() async {
-        while !pending.isEmpty, let controller {
-            let next = pending.removeFirst()
-            await controller.update(next)
-            appliedProgress = next
-            doneCount += 1
-            resumeSettled()
-        }
-        isPumping = false
-        dropPending()
-    }
-
-    /// Forgets the updates not applied yet (a new controller, or shutting down).
-    private func dropPending() {
-        doneCount += pending.count
-        pending.removeAll()
-        resumeSettled()
-    }
-
-    private func resumeSettled() {
-        let ready = settleWaiters.filter { $0.upTo <= doneCount }
-        settleWaiters.removeAll { $0.upTo <= doneCount }
-        for waiter in ready { waiter.continuation.resume() }
     }
 
     /// Returns when every progress update queued before the call has been applied (or skipped);
     /// later ones, even a steady flood, are not waited for.
-    public func settle() async {
-        let target = queuedCount
-        guard doneCount < target else { return }
-        await withCheckedContinuation { settleWaiters.append((target, $0)) }
-    }
+    public func settle() async { await progressQueue.settle() }
 
     /// Returns when every queued update has been applied and everything decided has been said.
     public func waitUntilIdle() async {
@@ -205,9 +179,20 @@ public actor GuidanceService {
 
     /// Ends what is being said with a short fade and waits (at most `timeout` seconds) for it.
     public func shutDown(timeout: Double = 1) async {
-        dropPending()
+        progressQueue.clear()
         synthesizer.interruptSpeaking()
         guard let controller else { return }
         await Deadline.wait(seconds: timeout) { await controller.waitUntilIdle() }
+    }
+}
+
+/// Starts the service's pump task; set up before the service can hand it out.
+private final class PumpStarter: @unchecked Sendable {
+    /// Written once in the service's initializer, before any update can be queued.
+    weak var service: GuidanceService?
+
+    func start() {
+        guard let service else { return }
+        Task { await service.pump() }
     }
 }

@@ -59,6 +59,7 @@ enum ServeCommand: Command {
             setVoice: { synthesizer.voice = $0 })
         let server = SocketServer(
             path: path, access: access, limits: ProtocolLimits(),
+            quickHandler: { service.quickReply(to: $0) },
             handler: { connection, line in await service.reply(to: line, from: connection) },
             onClose: { await service.disconnected($0) })
         let signals = DaemonSignals()

@@ -68,6 +68,24 @@ import VoiceGuidanceTesting
         #expect((status.number("step") ?? 0) >= 4)
     }
 
+    @Test func quickReplyAnswersProgressOnlyAndInPlace() async throws {
+        let harness = try ServiceHarness()
+        let service = harness.service
+        #expect(service.quickReply(to: Data(#"{"cmd":"status"}"#.utf8)) == nil)
+        #expect(service.quickReply(to: Data("garbage".utf8)) == nil)
+        let early = try #require(
+            service.quickReply(
+                to: Data(#"{"id":1,"cmd":"progress","leg":0,"step":0,"distance_remaining":5}"#.utf8)))
+        #expect(try JSONValue.parse(early.dropLast()).errorCode == "no_route")
+        _ = try await harness.send(ServiceHarness.routeLine(Self.fixture))
+        let line = #"{"id":2,"cmd":"progress","leg":0,"step":1,"distance_remaining":250,"time":7}"#
+        let reply = try JSONValue.parse(try #require(service.quickReply(to: Data(line.utf8))).dropLast())
+        #expect(reply["ok"] == .bool(true))
+        #expect(reply.number("time") == 7)
+        let status = try await harness.send(#"{"cmd":"status"}"#)
+        #expect(status.number("distance_to_maneuver") == 250)
+    }
+
     @Test func progressPastTheRouteIsRefused() async throws {
         let harness = try ServiceHarness()
         _ = try await harness.send(ServiceHarness.routeLine(Self.fixture))

@@ -17,7 +17,7 @@ final class ServerHarness {
         harness = try ServiceHarness(limits: limits)
         let service = harness.service
         server = SocketServer(
-            path: path, access: access, limits: limits,
+            path: path, access: access, limits: limits, quickHandler: { service.quickReply(to: $0) },
             handler: { connection, line in await service.reply(to: line, from: connection) },
             onClose: { await service.disconnected($0) })
         try server.start()

@@ -123,6 +123,9 @@ public final class ClientConnection: EventReceiver, Sendable {
         wake()
     }
 
+    /// True when every request read has been answered.
+    var hasNoPendingRequests: Bool { state.withLock { $0.pendingRequests == 0 } }
+
     func requestReceived() { state.withLock { $0.pendingRequests += 1 } }
 
     /// A request was answered; wakes the poll loop if the client may be read again.

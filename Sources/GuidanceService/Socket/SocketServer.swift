@@ -12,6 +12,9 @@ import Synchronization
 public final class SocketServer: Sendable {
     /// Answers one request line with one reply line.
     public typealias Handler = @Sendable (ClientConnection, Data) async -> Data
+    /// Answers a line at once on the poll thread, or returns nil to leave it to `Handler`. Must
+    /// never block; used only when the client has no request waiting, so replies stay in order.
+    public typealias QuickHandler = @Sendable (Data) -> Data?
 
     private struct Control {
         var listenFD: Int32 = -1
@@ -26,17 +29,19 @@ public final class SocketServer: Sendable {
     private let access: SocketAccess
     private let limits: ProtocolLimits
     private let handler: Handler
+    private let quickHandler: QuickHandler?
     private let onClose: @Sendable (ClientConnection) async -> Void
     private let control = Mutex(Control())
     private let stopped = DispatchSemaphore(value: 0)
 
     public init(
-        path: String, access: SocketAccess, limits: ProtocolLimits, handler: @escaping Handler,
-        onClose: @escaping @Sendable (ClientConnection) async -> Void
+        path: String, access: SocketAccess, limits: ProtocolLimits, quickHandler: QuickHandler? = nil,
+        handler: @escaping Handler, onClose: @escaping @Sendable (ClientConnection) async -> Void
     ) {
         self.path = path
         self.access = access
         self.limits = limits
+        self.quickHandler = quickHandler
         self.handler = handler
         self.onClose = onClose
     }
@@ -155,8 +160,7 @@ public final class SocketServer: Sendable {
             switch SocketCalls.read(session.connection.descriptor, into: buffer) {
             case .bytes(let count):
                 for item in session.lines.append(UnsafeRawBufferPointer(rebasing: buffer[0..<count])) {
-                    session.connection.requestReceived()
-                    session.input.yield(item)
+                    take(item, from: session)
                 }
             case .wouldBlock: return
             case .closed:
@@ -165,6 +169,20 @@ public final class SocketServer: Sendable {
                 return
             }
         }
+    }
+
+    /// Answers a line at once when the quick handler can and nothing of the client waits;
+    /// otherwise queues it for the client's task.
+    private func take(_ item: LineSplitter.Item, from session: Session) {
+        let connection = session.connection
+        if case .line(let line) = item, let quickHandler, connection.hasNoPendingRequests,
+            let reply = quickHandler(line)
+        {
+            connection.sendReply(reply)
+            return
+        }
+        connection.requestReceived()
+        session.input.yield(item)
     }
 
     /// Closes clients that broke, or that hung up and have been answered.
