@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "VoiceGuidanceTesting", targets: ["VoiceGuidanceTesting"]),
         .library(name: "ESpeakBackend", targets: ["ESpeakBackend"]),
         .library(name: "ALSABackend", targets: ["ALSABackend"]),
+        .library(name: "DriveSimulation", targets: ["DriveSimulation"]),
         .library(name: "GuidanceService", targets: ["GuidanceService"]),
         .executable(name: "voiceguide", targets: ["voiceguide"]),
     ],
@@ -22,6 +23,8 @@ let package = Package(
         // Core: SSML, Utterance, protocols, WAV, DSP, routes, phrases, scheduler. No C library.
         .target(name: "VoiceGuidance", swiftSettings: strict),
         .target(name: "VoiceGuidanceTesting", dependencies: ["VoiceGuidance"], swiftSettings: strict),
+        // Simulated drives and their checks: a VoiceController on a simulated clock. Core only.
+        .target(name: "DriveSimulation", dependencies: ["VoiceGuidance"], swiftSettings: strict),
 
         // C libraries from Debian, through pkg-config.
         .systemLibrary(
@@ -41,22 +44,22 @@ let package = Package(
         // The command line and the benchmarks.
         .executableTarget(
             name: "voiceguide",
-            dependencies: ["VoiceGuidance", "ESpeakBackend", "ALSABackend", "GuidanceService"],
+            dependencies: ["VoiceGuidance", "DriveSimulation", "ESpeakBackend", "ALSABackend", "GuidanceService"],
             swiftSettings: strict),
         .executableTarget(
             name: "voiceguide-bench",
             dependencies: [
-                "VoiceGuidance", "VoiceGuidanceTesting", "ESpeakBackend", "ALSABackend", "CEspeakNG",
+                "VoiceGuidance", "VoiceGuidanceTesting", "DriveSimulation", "ESpeakBackend", "ALSABackend", "CEspeakNG",
                 "GuidanceService",
             ],
             swiftSettings: strict),
 
         .testTarget(
-            name: "VoiceGuidanceTests", dependencies: ["VoiceGuidance", "VoiceGuidanceTesting"],
+            name: "VoiceGuidanceTests", dependencies: ["VoiceGuidance", "VoiceGuidanceTesting", "DriveSimulation"],
             swiftSettings: strict),
         .testTarget(
             name: "ESpeakBackendTests",
-            dependencies: ["ESpeakBackend", "VoiceGuidance", "VoiceGuidanceTesting"],
+            dependencies: ["ESpeakBackend", "VoiceGuidance", "VoiceGuidanceTesting", "DriveSimulation"],
             swiftSettings: strict),
         .testTarget(
             name: "ALSABackendTests",

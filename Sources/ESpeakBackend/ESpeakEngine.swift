@@ -1,6 +1,7 @@
 internal import CEspeakNG
 import Foundation
 import Synchronization
+import VoiceGuidance
 
 /// Something eSpeak NG reported while synthesizing, in the units it reports them.
 struct ESpeakEvent: Sendable, Equatable {
@@ -20,14 +21,14 @@ struct ESpeakEvent: Sendable, Equatable {
 ///
 /// libespeak-ng keeps its state in globals and cannot be terminated and started again, so there
 /// is one engine per process, started lazily by the first `shared(dataPath:)` call and never
-/// terminated. Every call into the library goes through `perform`, which holds a `Mutex`;
+/// terminated. Every call into the library goes through `perform`, which holds a lock (`Locked`);
 /// output is synchronous (the callback runs on the caller's thread, inside the lock).
 final class ESpeakEngine: Sendable {
     /// The data folder the engine was started with (nil: the library's default).
     let dataPath: String?
     /// Samples per second of everything the engine makes.
     let sampleRate: Int
-    private let session: Mutex<ESpeakSession>
+    private let session: Locked<ESpeakSession>
     /// The thread inside `perform` (`pthread_self`), or 0.
     private let owner = Atomic<UInt>(0)
 
@@ -36,12 +37,12 @@ final class ESpeakEngine: Sendable {
         case ready(ESpeakEngine)
         case failed(dataPath: String?, error: ESpeakError)
     }
-    private static let slot = Mutex<Slot>(.empty)
+    private static let slot = Locked<Slot>(.empty)
 
     private init(dataPath: String?, sampleRate: Int, session: ESpeakSession) {
         self.dataPath = dataPath
         self.sampleRate = sampleRate
-        self.session = Mutex(session)
+        self.session = Locked(session)
     }
 
     /// The engine, started on first use.

@@ -1,5 +1,5 @@
 public import Foundation
-import Synchronization
+import VoiceGuidance
 
 /// Runs the built `voiceguide` binary for CLI tests and captures what it prints.
 public struct CommandRunner: Sendable {
@@ -44,6 +44,11 @@ public struct CommandRunner: Sendable {
         return process
     }
 
+    /// Runs the binary with `arguments` (output discarded) and measures its peak memory.
+    public func measure(_ arguments: [String]) throws -> MeasuredRun {
+        try MeasuredRun.run(executable, arguments, environment: environment([:]))
+    }
+
     private func environment(_ extra: [String: String]) -> [String: String] {
         var env = ProcessInfo.processInfo.environment
         env["VOICEGUIDE_VOICES"] = TestFixtures.packageRoot().appendingPathComponent("Voices").path
@@ -73,7 +78,7 @@ public struct CommandRunner: Sendable {
         if let input { stdin.fileHandleForWriting.write(input) }
         try stdin.fileHandleForWriting.close()
         // Read stderr on another thread while stdout is read here, so a full pipe never blocks it.
-        let errData = Mutex(Data())
+        let errData = Locked(Data())
         let done = DispatchSemaphore(value: 0)
         let errHandle = err.fileHandleForReading
         Thread.detachNewThread {

@@ -1,11 +1,10 @@
-import Synchronization
 public import VoiceGuidance
 
 /// A clock that only moves when a test moves it.
 public final class ManualClock: GuidanceClock {
-    private let time: Mutex<Double>
+    private let time: Locked<Double>
 
-    public init(now: Double = 0) { time = Mutex(now) }
+    public init(now: Double = 0) { time = Locked(now) }
 
     public var now: Double { time.withLock { $0 } }
 

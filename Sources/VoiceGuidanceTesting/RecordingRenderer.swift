@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 public import VoiceGuidance
 
 /// A deterministic renderer for tests: each text segment becomes a tone whose length grows with
@@ -14,8 +13,8 @@ public final class RecordingRenderer: SpeechRenderer {
     /// Samples per chunk handed to the handler.
     public let chunkSize: Int
     /// When set, `render` throws this instead of rendering.
-    private let failure: Mutex<RenderError?>
-    private let recorded = Mutex<[Utterance]>([])
+    private let failure: Locked<RenderError?>
+    private let recorded = Locked<[Utterance]>([])
 
     public init(
         sampleRate: Int = 22_050, secondsPerCharacter: Double = 0.06, chunkSize: Int = 1_024,
@@ -24,7 +23,7 @@ public final class RecordingRenderer: SpeechRenderer {
         self.sampleRate = sampleRate
         self.secondsPerCharacter = secondsPerCharacter
         self.chunkSize = chunkSize
-        self.failure = Mutex(failure)
+        self.failure = Locked(failure)
     }
 
     /// Every utterance rendered so far, in order.

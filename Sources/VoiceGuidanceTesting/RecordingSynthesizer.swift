@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 public import VoiceGuidance
 
 /// A synthesizer for tests: records every call, speaks nothing, and returns at once.
@@ -25,7 +24,7 @@ public final class RecordingSynthesizer: SpeechSynthesizing {
         var continuations: [UUID: AsyncStream<SpeechEvent>.Continuation] = [:]
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     /// Gives the lengths.
     public let renderer: RecordingRenderer
 

@@ -3,13 +3,13 @@ import GuidanceService
 import VoiceGuidance
 import VoiceGuidanceTesting
 
-/// §6 of `make bench`: the guidance daemon, measured through its socket as a client sees it.
+/// §7 of `make bench`: the guidance daemon, measured through its socket as a client sees it.
 enum ServeBench {
     /// The route driven: 6 steps, 4 km, with server voice instructions.
     static let route = TestFixtures.directions("navigation-ios_routeWithInstructions.json")
 
     static func run(voiceguide: String, scratch: URL) throws {
-        print("\n6. The guidance daemon (voiceguide serve): round trips, a flood, a 10-hour drive")
+        print("\n7. The guidance daemon (voiceguide serve): round trips, a flood, a 10-hour drive")
         decodeCost()
         try roundTrips(voiceguide: voiceguide, scratch: scratch)
         try flood(voiceguide: voiceguide, scratch: scratch)

@@ -20,6 +20,14 @@ enum Statistics {
         return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
     }
 
+    /// Wall seconds `body` takes (async).
+    static func timeAsync(_ body: () async throws -> Void) async rethrows -> Double {
+        let start = ContinuousClock.now
+        try await body()
+        let elapsed = ContinuousClock.now - start
+        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+    }
+
     /// Seconds of CPU (user and system) that the child processes finished so far have used.
     static func childCPUSeconds() -> Double {
         var usage = rusage()

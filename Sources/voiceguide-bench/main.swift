@@ -1,4 +1,5 @@
 import ALSABackend
+import DriveSimulation
 import ESpeakBackend
 import Foundation
 import VoiceGuidance
@@ -9,7 +10,7 @@ import VoiceGuidanceTesting
 
 /// The sections to run: all, or those listed in `$VOICEGUIDE_BENCH` (for example `1,3`).
 let sections = Set(
-    (ProcessInfo.processInfo.environment["VOICEGUIDE_BENCH"] ?? "1,2,3,4,5,6").split(separator: ",")
+    (ProcessInfo.processInfo.environment["VOICEGUIDE_BENCH"] ?? "1,2,3,4,5,6,7").split(separator: ",")
         .compactMap {
             Int($0.trimmingCharacters(in: .whitespaces))
         })
@@ -300,21 +301,36 @@ if sections.contains(4) {
     }!
     let book = try PhraseBook.load(directory: voicesFolder.appendingPathComponent("phrases"), language: "en")
     let phrases = PhraseBuilder(book: book, units: .imperial)
+    let timing = AnnouncementTiming()
     var bestPerUpdate = Double.infinity
+    var bestPerDriveUpdate = Double.infinity
     for _ in 0..<3 {
-        var updates = 0
+        // The scheduler alone, fed the progress of a drive.
+        let motion = DriveMotion(route: longest, speed: .constant(25))
+        let progress = motion.progressUpdates()
+        var scheduler = AnnouncementScheduler(
+            route: longest, phrases: phrases, durationOf: { timing.estimatedDuration(of: $0) })
+        var said = 0
         let elapsed = Statistics.time {
-            let timeline = DriveSimulator(
-                route: longest, phrases: phrases, speed: .constant(25),
-                durationOf: { 0.15 + Double($0.text.count) * 0.065 }
-            ).run()
-            updates = timeline.updates
+            for update in progress { said += scheduler.update(update).count }
         }
-        bestPerUpdate = min(bestPerUpdate, elapsed / Double(updates))
+        bestPerUpdate = min(bestPerUpdate, elapsed / Double(max(progress.count, 1)))
+        // The whole simulated drive: VoiceController, simulated speech, timeline.
+        var updates = 0
+        let driveElapsed = try await Statistics.timeAsync {
+            updates = try await DriveSimulator(
+                route: longest, phrases: phrases, speed: .constant(25),
+                durationOf: { timing.estimatedDuration(of: $0) }
+            ).run().updates
+        }
+        bestPerDriveUpdate = min(bestPerDriveUpdate, driveElapsed / Double(max(updates, 1)))
     }
     report(
-        "per progress update (with simulator, \(Int(longest.distance / 1000)) km at 90 km/h)",
+        "per progress update (scheduler alone, \(Int(longest.distance / 1000)) km at 90 km/h)",
         Statistics.us(bestPerUpdate), goal: "≤ 2 µs", met: bestPerUpdate <= 2e-6)
+    report(
+        "per progress update of a simulated drive (VoiceController + simulated speech)",
+        Statistics.us(bestPerDriveUpdate))
 
     /// The first `hours` of `route` at its routed speed, as a route of its own.
     func firstHours(_ hours: Double, of route: Route) -> Route {
@@ -328,29 +344,13 @@ if sections.contains(4) {
         return Route(legs: [RouteLeg(steps: steps)])
     }
 
-    /// Durations from the real renderer, each distinct prompt rendered once.
-    final class RenderedDurations {
-        var cache: [String: Double] = [:]
-        func duration(of instruction: SpokenInstruction) -> Double {
-            let key = instruction.ssml ?? instruction.text
-            if let known = cache[key] { return known }
-            let utterance =
-                (try? instruction.ssml.map { try parser.parse($0) }) ?? Utterance(text: instruction.text)
-            let seconds =
-                (try? renderer.render(utterance, voice: voice).duration) ?? 0.15 + Double(
-                    instruction.text.count)
-                * 0.065
-            cache[key] = seconds
-            return seconds
-        }
-    }
     for hours in [1.0, 10.0] {
         let route = firstHours(hours, of: longest)
-        let durations = RenderedDurations()
+        let durations = RenderedLengths(renderer: renderer, voice: voice)
         var timeline: DriveTimeline?
-        let elapsed = Statistics.time {
-            timeline = DriveSimulator(
-                route: route, phrases: phrases, speed: .route, durationOf: durations.duration
+        let elapsed = try await Statistics.timeAsync {
+            timeline = try await DriveSimulator(
+                route: route, phrases: phrases, speed: .route, durationOf: { durations.duration(of: $0) }
             ).run()
         }
         let summary = timeline!.summary
@@ -358,7 +358,7 @@ if sections.contains(4) {
             String(format: "%.0f-hour drive at routed speed, real eSpeak durations", route.duration / 3600),
             String(
                 format: "%.2f s wall, %d prompts (%d rendered), peak memory %.1f MiB", elapsed,
-                timeline!.prompts.count, durations.cache.count, Statistics.peakMemoryMiB()))
+                timeline!.prompts.count, durations.count, Statistics.peakMemoryMiB()))
         report(
             "  its checks: final in window / feasible, late, overlaps",
             "\(summary.finalInWindow)/\(summary.feasible), \(summary.late), \(summary.overlaps)")
@@ -416,6 +416,43 @@ if sections.contains(5) {
     report("--jobs 2 against --jobs 1", String(format: "%.2f×", scaling), goal: "≥ 1.7×", met: scaling >= 1.7)
 }
 
-// MARK: 6. The guidance daemon through its socket.
+// MARK: 6. Route matching.
 
-if sections.contains(6) { try ServeBench.run(voiceguide: voiceguide, scratch: scratch) }
+if sections.contains(6) {
+    print("\n6. Route matching (positions to progress)")
+    let routes = try routeFiles.map { try Route.decode(from: Data(contentsOf: $0)) }.sorted {
+        $0.distance > $1.distance
+    }
+    for route in routes.prefix(2) {
+        let line = try RouteLine(route: route)
+        let motion = RealisticMotion(route: route, line: line, seed: 7)
+        let fixes = SimulatedReceiver(motion: motion, seed: 7).fixes.prefix(36_000)  // at most 10 hours
+        var matcher = try RouteMatcher(route: route)
+        var filter = FixFilter()
+        var matched = 0
+        var perFix: [Double] = []
+        perFix.reserveCapacity(fixes.count)
+        let memoryBefore = Statistics.peakMemoryMiB()
+        for fix in fixes {
+            let start = DispatchTime.now().uptimeNanoseconds
+            if let clean = filter.accept(fix), matcher.update(clean).progress != nil { matched += 1 }
+            perFix.append(Double(DispatchTime.now().uptimeNanoseconds - start) * 1e-9)
+        }
+        let p99 = Statistics.percentile(perFix, 99)
+        report(
+            String(
+                format: "per fix, %.0f km route, %.1f h trace: p50 / p99", route.distance / 1000,
+                Double(fixes.count) / 3600),
+            "\(Statistics.us(Statistics.median(perFix))) / \(Statistics.us(p99))", goal: "p99 ≤ 20 µs",
+            met: p99 <= 20e-6)
+        report(
+            "  fixes matched; peak memory before / after matching the trace",
+            String(
+                format: "%d of %d; %.1f / %.1f MiB", matched, fixes.count, memoryBefore,
+                Statistics.peakMemoryMiB()))
+    }
+}
+
+// MARK: 7. The guidance daemon through its socket.
+
+if sections.contains(7) { try ServeBench.run(voiceguide: voiceguide, scratch: scratch) }

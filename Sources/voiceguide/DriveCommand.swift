@@ -1,5 +1,5 @@
 import ALSABackend
-import ESpeakBackend
+import DriveSimulation
 import Foundation
 import VoiceGuidance
 
@@ -10,11 +10,12 @@ enum DriveCommand: Command {
     static let usage = """
         usage: voiceguide drive ROUTE.json [--speed 50km/h|route] [--gps-noise METERS] [--seed N]
                                 [--voice ID] [--units metric|imperial] [--no-server-instructions]
-                                [--play [--device NAME] [--speedup N]] [--output drive.wav] [--json]
+                                [--engine espeak|command:PROGRAM…]
+                                [--play [--device NAME] [--speedup N] | --output drive.wav] [--json]
 
         Drives the route on a simulated clock (progress updates once a second; the vehicle leaves
-        at time 0 and never stops) and runs the announcement scheduler with prompt lengths from
-        the real eSpeak NG renderer. Prints a timeline and a summary.
+        at time 0 and never stops) through the VoiceController an app uses, with prompt lengths
+        from the real renderer. Prints what the controller spoke, when, and a summary.
 
           --speed S          constant speed (50km/h, 30mph, 14m/s) or 'route' (each step's own
                              distance/duration); default route
@@ -22,8 +23,12 @@ enum DriveCommand: Command {
           --voice ID         voice profile (default en-US); its phrase book words built prompts
           --units U          metric or imperial (default: the voice's)
           --no-server-instructions   ignore the route's voiceInstructions; build every prompt
-          --play             play the prompts through ALSA at their times (--speedup N: N× faster)
-          --output FILE      write the drive's audio, each prompt at its time, to a WAV file
+          --engine E         espeak (default) or command:PROGRAM ARGS… (reads SSML or text on stdin,
+                             writes WAV on stdout), as for speak
+          --play             play the drive through ALSA as it goes (--speedup N: silences N× shorter);
+                             the device is opened first
+          --output FILE      stream the drive's audio, each prompt at its time, to a WAV file (RF64
+                             past 4 GiB)
           --json             one JSON object per line: each prompt, then the summary
 
         Exit status: 0 done, 1 the route or voice cannot be used, 64 usage, 69 audio device failed.
@@ -47,8 +52,10 @@ enum DriveCommand: Command {
         let speedup = try arguments.number("--speedup", in: 0.1...1_000) ?? 1
         let output = try arguments.option("--output", "-o")
         let json = arguments.flag("--json")
+        let renderer = try Engines.renderer(&arguments)
         let files = try arguments.positionals()
         guard files.count == 1 else { throw UsageError("give one ROUTE.json") }
+        if play && output != nil { throw UsageError("--play and --output cannot be combined; choose one") }
 
         let route = try RouteLoading.load(files[0])
         let book: PhraseBook
@@ -58,31 +65,67 @@ enum DriveCommand: Command {
         } catch {
             throw CommandFailure("\(error)")
         }
-        let audio = PromptAudio(renderer: try Engines.espeak(), voice: voice)
+        let audio = PromptAudio(renderer: renderer, voice: voice)
+        var sink: (any AudioSink)?
+        if let output { sink = outputSink(output) }
+        if play { sink = ALSASink(device: device) }
+        let track = try sink.map { sink in
+            let track = DriveAudioTrack(
+                sink: sink, sampleRate: renderer.sampleRate, timeScale: play ? speedup : 1,
+                audioOf: { try audio.audio(for: $0) })
+            try openTrack(track, device: play ? device : nil)
+            return track
+        }
         let simulator = DriveSimulator(
             route: route, phrases: PhraseBuilder(book: book, units: voice.units), speed: speed,
             gpsNoise: noise, seed: seed, usesServerInstructions: !stripServer,
             durationOf: { audio.duration(of: $0) })
-        let timeline = simulator.run()
+        let timeline: DriveTimeline
+        do {
+            timeline = try await simulator.run(
+                track: track,
+                onSpeak: play && !json
+                    ? { print(String(format: "▶ %6.1f s  %@", $0.timeS, $0.text)) } : nil)
+            try sink?.close()
+        } catch {
+            try? sink?.close()
+            throw audioFailure(error, device: play ? device : nil)
+        }
 
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            for prompt in timeline.prompts {
-                print(String(decoding: try encoder.encode(prompt), as: UTF8.self))
-            }
-            print(String(decoding: try encoder.encode(timeline.summary), as: UTF8.self))
+            for prompt in timeline.prompts { print(try DriveJSON.line(DriveJSON.Prompt(record: prompt))) }
+            print(try DriveJSON.line(DriveJSON.Summary(summary: timeline.summary)))
         } else {
             printTable(timeline, route: route)
-        }
-        if let output {
-            try writeAudio(timeline, audio: audio, to: URL(fileURLWithPath: output))
-            if !json { print("wrote \(output)") }
-        }
-        if play {
-            try await playTimeline(timeline, audio: audio, device: device, speedup: speedup, quiet: json)
+            if let output { print("wrote \(output)") }
         }
         return ExitStatus.success
+    }
+
+    /// The sink `--output PATH` writes the drive's audio to, streamed as the drive goes.
+    static func outputSink(_ path: String) -> any AudioSink {
+        StreamingWAVFileSink(url: URL(fileURLWithPath: path))
+    }
+
+    /// Opens the track's sink before the drive, so that a missing device or an unwritable file
+    /// is reported at once.
+    private static func openTrack(_ track: DriveAudioTrack, device: String?) throws {
+        do {
+            try track.begin()
+        } catch {
+            try? track.sink.close()
+            throw audioFailure(error, device: device)
+        }
+    }
+
+    /// The command's error for an audio device or file that failed.
+    private static func audioFailure(_ error: any Error, device: String?) -> any Error {
+        guard error is AudioSinkError || error is WAVError else { return error }
+        if let device {
+            return CommandFailure(
+                "\(error)\n  \(Engines.deviceAdvice(device))", status: ExitStatus.unavailable)
+        }
+        return CommandFailure("\(error)")
     }
 
     /// `50km/h`, `30mph`, `14m/s`, `14` (m/s) or `route`.
@@ -135,60 +178,6 @@ enum DriveCommand: Command {
             late: \(summary.late), overlaps: \(summary.overlaps), stale: \(summary.stale), \
             repeats: \(summary.repeats), most prompts for one maneuver: \(summary.maxPromptsPerManeuver)
             """)
-    }
-
-    /// The drive's audio: silence with each prompt at its time (cut to its heard length).
-    private static func writeAudio(_ timeline: DriveTimeline, audio: PromptAudio, to url: URL) throws {
-        let rate = audio.renderer.sampleRate
-        let end = timeline.prompts.map { $0.timeS + $0.durationS }.max() ?? 0
-        var samples = [Int16](repeating: 0, count: Int((end + 1) * Double(rate)))
-        for prompt in timeline.prompts {
-            let instruction = SpokenInstruction(text: prompt.text, ssml: prompt.ssml)
-            var clip = try audio.audio(for: instruction).samples
-            let heard = min(clip.count, Int(prompt.durationS * Double(rate)))
-            if heard < clip.count {
-                clip.removeSubrange(heard...)
-                Fade.applyFadeOut(to: &clip, length: min(heard, Fade.length(sampleRate: rate)))
-            }
-            let start = Int(prompt.timeS * Double(rate))
-            for (index, sample) in clip.enumerated() where start + index < samples.count {
-                samples[start + index] = sample
-            }
-        }
-        try WAVFile.write(samples: samples, sampleRate: rate, to: url)
-    }
-
-    /// Plays each prompt through ALSA when its time comes (time divided by `speedup`).
-    private static func playTimeline(
-        _ timeline: DriveTimeline, audio: PromptAudio, device: String, speedup: Double, quiet: Bool
-    ) async throws {
-        let sink = ALSASink(device: device)
-        let synthesizer = SpeechSynthesizer(renderer: audio.renderer, sink: sink, voice: audio.voice)
-        let instructions = timeline.prompts.map { SpokenInstruction(text: $0.text, ssml: $0.ssml) }
-        await synthesizer.prepare(instructions)
-        let events = synthesizer.events()
-        let clock = ContinuousClock()
-        let start = clock.now
-        for (prompt, instruction) in zip(timeline.prompts, instructions) {
-            try await clock.sleep(until: start + .seconds(prompt.timeS / speedup))
-            if !quiet { print(String(format: "▶ %6.1f s  %@", prompt.timeS, prompt.text)) }
-            await synthesizer.speak(instruction)
-        }
-        synthesizer.interruptSpeaking()
-        var deviceError: SpeechError?
-        var remaining = instructions.count
-        for await event in events {
-            if case .didSpeak(_, let error) = event {
-                if let error, error.kind == .audioDevice { deviceError = error }
-                remaining -= 1
-                if remaining == 0 { break }
-            }
-        }
-        try? sink.close()
-        if let deviceError {
-            throw CommandFailure(
-                "\(deviceError.message)\n  \(Engines.deviceAdvice(device))", status: ExitStatus.unavailable)
-        }
     }
 }
 

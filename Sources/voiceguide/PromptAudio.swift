@@ -2,53 +2,60 @@ import ESpeakBackend
 import Foundation
 import VoiceGuidance
 
-/// Renders prompts with eSpeak NG once each and remembers the audio (for durations and output).
+/// Renders prompts with eSpeak NG and remembers their lengths (and the audio of the last few).
 ///
+/// Memory stays proportional to the number of distinct prompts (a length each), not to their
+/// audio: only the most recent renderings are kept, for the prompt that is about to be spoken.
 /// SSML that does not parse falls back to the prompt's plain text, as a navigation app would,
-/// and the fallback is reported once on stderr.
-final class PromptAudio {
-    let renderer: ESpeakRenderer
+/// and the fallback is reported on stderr.
+final class PromptAudio: Sendable {
+    let renderer: any SpeechRenderer
     let voice: VoiceProfile
-    private let parser = SSMLParser()
-    private var cache: [String: RenderedAudio] = [:]
-    private(set) var renderCount = 0
+    /// How many recent renderings are kept.
+    static let recentLimit = 8
 
-    init(renderer: ESpeakRenderer, voice: VoiceProfile) {
+    private struct Store {
+        var lengths: [PromptKey: Double] = [:]
+        var recent: [(key: PromptKey, audio: RenderedAudio)] = []
+        var renderCount = 0
+    }
+    private let store = Locked(Store())
+
+    init(renderer: any SpeechRenderer, voice: VoiceProfile) {
         self.renderer = renderer
         self.voice = voice
     }
 
-    /// The utterance a prompt says: its SSML when that parses, else its text.
-    func utterance(for instruction: SpokenInstruction) -> Utterance {
-        if let ssml = instruction.ssml {
-            do {
-                return try parser.parse(ssml)
-            } catch {
-                Console.error(
-                    "warning: SSML of \"\(instruction.text)\" does not parse (\(error)); speaking its text")
-            }
-        }
-        return Utterance(text: instruction.text)
-    }
+    /// How many renderings were made.
+    var renderCount: Int { store.withLock { $0.renderCount } }
 
-    /// The prompt's audio, rendered on first use.
+    /// The prompt's audio, rendered unless it is one of the last few.
     func audio(for instruction: SpokenInstruction) throws -> RenderedAudio {
-        let key = instruction.ssml ?? instruction.text
-        if let cached = cache[key] { return cached }
-        let audio = try renderer.render(utterance(for: instruction), voice: voice)
-        renderCount += 1
-        cache[key] = audio
+        let key = PromptKey(instruction)
+        if let cached = store.withLock({ $0.recent.first { $0.key == key }?.audio }) { return cached }
+        let (utterance, ssmlError) = instruction.utterance()
+        if let ssmlError { Console.error("warning: \(ssmlError)") }
+        let audio = try renderer.render(utterance, voice: voice)
+        store.withLock { store in
+            store.renderCount += 1
+            store.lengths[key] = audio.duration
+            store.recent.append((key, audio))
+            if store.recent.count > Self.recentLimit { store.recent.removeFirst() }
+        }
         return audio
     }
 
-    /// The prompt's length in seconds; a prompt that cannot be rendered counts as an estimate
-    /// from its length in characters (and the error is reported).
+    /// The prompt's length in seconds; a prompt that cannot be rendered gets the timing model's
+    /// estimate (and the error is reported).
     func duration(of instruction: SpokenInstruction) -> Double {
+        if let known = store.withLock({ $0.lengths[PromptKey(instruction)] }) { return known }
         do {
             return try audio(for: instruction).duration
         } catch {
             Console.error("warning: cannot render \"\(instruction.text)\": \(error)")
-            return 0.3 + Double(instruction.text.count) * 0.065
+            let estimate = AnnouncementTiming().estimatedDuration(of: instruction)
+            store.withLock { $0.lengths[PromptKey(instruction)] = estimate }
+            return estimate
         }
     }
 }

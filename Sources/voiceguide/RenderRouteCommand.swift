@@ -1,3 +1,4 @@
+import DriveSimulation
 import ESpeakBackend
 import Foundation
 import VoiceGuidance
@@ -90,7 +91,8 @@ enum RenderRouteCommand: Command {
         let route = try RouteLoading.load(files[0])
         let book = try PhraseBook.load(
             directory: catalog.directory.appendingPathComponent("phrases"), language: voice.phrases)
-        let all = prompts(of: route, phrases: PhraseBuilder(book: book, units: voice.units), voice: voice)
+        let all = await prompts(
+            of: route, phrases: PhraseBuilder(book: book, units: voice.units), voice: voice)
 
         // Keep what an earlier run rendered with the same key; render the rest, each distinct
         // prompt once (a route says "Keep left onto I-80 East" up to four times).
@@ -142,7 +144,7 @@ enum RenderRouteCommand: Command {
     }
 
     /// The route's prompts: its voiceInstructions, or those of a drive at the route's speed.
-    static func prompts(of route: Route, phrases: PhraseBuilder, voice: VoiceProfile) -> [Job] {
+    static func prompts(of route: Route, phrases: PhraseBuilder, voice: VoiceProfile) async -> [Job] {
         var found: [(leg: Int, step: Int, text: String, ssml: String?)] = []
         for (legIndex, leg) in route.legs.enumerated() {
             for (stepIndex, step) in leg.steps.enumerated() {
@@ -155,10 +157,12 @@ enum RenderRouteCommand: Command {
             }
         }
         if found.isEmpty {
+            let timing = AnnouncementTiming()
             let drive = DriveSimulator(
-                route: route, phrases: phrases, speed: .route, usesServerInstructions: false,
-                durationOf: { 0.3 + Double($0.text.count) * 0.065 })
-            found = drive.run().prompts.map { ($0.leg, $0.step, $0.text, $0.ssml) }
+                route: route, phrases: phrases, speed: .route, timing: timing, usesServerInstructions: false,
+                durationOf: { timing.estimatedDuration(of: $0) })
+            let prompts = (try? await drive.run().prompts) ?? []
+            found = prompts.map { ($0.leg, $0.step, $0.text, $0.ssml) }
         }
         let voiceData =
             (try? { () throws -> Data in

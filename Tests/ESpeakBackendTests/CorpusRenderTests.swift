@@ -1,3 +1,4 @@
+import DriveSimulation
 import Foundation
 import Testing
 import VoiceGuidance
@@ -72,28 +73,18 @@ struct CorpusRenderTests {
         "directions-swift_spokenInstructions.json", "navigation-ios_routeWithInstructions.json",
         "directions-swift_instructions.json",
     ])
-    func drivesWithRealDurationsMeetTheTimingRules(_ file: String) throws {
+    func drivesWithRealDurationsMeetTheTimingRules(_ file: String) async throws {
         let url = TestFixtures.directions("\(file)")
         let route = try Route.decode(from: Data(contentsOf: url))
         let book = try PhraseBook.load(
             directory: TestFixtures.packageRoot().appendingPathComponent("Voices/phrases"), language: "en")
-        var cache: [String: Double] = [:]
-        let durationOf: AnnouncementScheduler.DurationProvider = { instruction in
-            let key = instruction.ssml ?? instruction.text
-            if let known = cache[key] { return known }
-            let utterance =
-                (try? instruction.ssml.map { try SSMLParser().parse($0) })
-                ?? Utterance(text: instruction.text)
-            let seconds = (try? renderer.render(utterance, voice: .fallback).duration) ?? 10
-            cache[key] = seconds
-            return seconds
-        }
+        let lengths = RenderedLengths(renderer: renderer)
         for speed in [30.0, 50, 90, 130] {
             for server in [true, false] {
-                let summary = DriveSimulator(
+                let summary = try await DriveSimulator(
                     route: route, phrases: PhraseBuilder(book: book, units: .imperial),
                     speed: .constant(speed / 3.6),
-                    usesServerInstructions: server, durationOf: durationOf
+                    usesServerInstructions: server, durationOf: { lengths.duration(of: $0) }
                 ).run().summary
                 let label = "\(file) at \(speed) km/h, server \(server)"
                 #expect(

@@ -1,3 +1,4 @@
+import DriveSimulation
 import Foundation
 import Testing
 import VoiceGuidance
@@ -251,10 +252,10 @@ struct ManualDrive {
         #expect(prompts.first?.instruction.text == "Continue on Road 1 for 3 miles")
     }
 
-    @Test func serverWordingIsUsedForTheFinal() throws {
+    @Test func serverWordingIsUsedForTheFinal() async throws {
         let url = TestFixtures.directions("navigation-ios_routeWithInstructions.json")
         let route = try Route.decode(from: Data(contentsOf: url))
-        let timeline = DriveSimulator(
+        let timeline = try await DriveSimulator(
             route: route, phrases: try RoutingSupport.builder("en", units: .imperial), speed: .constant(13.9),
             durationOf: RoutingSupport.estimate
         ).run()

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 import VoiceGuidance
 import VoiceGuidanceTesting
@@ -117,7 +116,7 @@ import VoiceGuidanceTesting
         let sink = MemorySink(pacesToRealTime: true)
         let synthesizer = SpeechSynthesizer(renderer: RecordingRenderer(), sink: sink)
         let stream = synthesizer.events()
-        let times = Mutex<[(String, ContinuousClock.Instant)]>([])
+        let times = Locked<[(String, ContinuousClock.Instant)]>([])
         let listener = Task {
             for await event in stream {
                 switch event {
@@ -212,7 +211,7 @@ import VoiceGuidanceTesting
         let renderer = RecordingRenderer()
         let sink = MemorySink()
         let synthesizer = SpeechSynthesizer(renderer: renderer, sink: sink)
-        let metrics = Mutex<[PromptMetrics]>([])
+        let metrics = Locked<[PromptMetrics]>([])
         synthesizer.metricsHandler = { value in metrics.withLock { $0.append(value) } }
         let prompts = [SpokenInstruction(text: "one"), SpokenInstruction(text: "two")]
         await synthesizer.prepare(prompts)

@@ -13,9 +13,9 @@ enum RoutingSupport {
         PhraseBuilder(book: try PhraseBook.load(directory: phrasesFolder, language: language), units: units)
     }
 
-    /// A duration estimate close to eSpeak NG at its default rate: 0.065 s per character plus 0.15 s.
-    static func estimate(_ instruction: SpokenInstruction) -> Double {
-        0.15 + 0.065 * Double(instruction.text.count)
+    /// The timing model's estimate of a prompt's length (close to eSpeak NG at its default rate).
+    @Sendable static func estimate(_ instruction: SpokenInstruction) -> Double {
+        AnnouncementTiming().estimatedDuration(of: instruction)
     }
 
     static func fixtureRoutes() throws -> [(name: String, route: Route)] {

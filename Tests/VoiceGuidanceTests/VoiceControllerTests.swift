@@ -1,12 +1,12 @@
+import DriveSimulation
 import Foundation
-import Synchronization
 import Testing
 import VoiceGuidance
 import VoiceGuidanceTesting
 
 /// Events collected from a callback.
 final class EventLog: Sendable {
-    private let store = Mutex<[VoiceController.Event]>([])
+    private let store = Locked<[VoiceController.Event]>([])
     func append(_ event: VoiceController.Event) { store.withLock { $0.append(event) } }
     var events: [VoiceController.Event] { store.withLock { $0 } }
 }
@@ -140,18 +140,79 @@ struct ControllerDrive {
         #expect(!drive.synthesizer.calls.contains(.interrupt))
     }
 
+    /// A synthesizer whose speech lasts (simulated speech): the final cuts the approach still
+    /// being said, through the synthesizer, and the approach is heard only until then.
     @Test func finalInterruptsTheApproachThroughTheSynthesizer() async throws {
-        var drive = try ControllerDrive(RoutingSupport.route([(.turn, .left, 1200), (.arrive, nil, 800)]))
-        await drive.startLogging()
-        while !drive.synthesizer.spokenTexts.contains(where: { $0.hasPrefix("In ") }) {
-            await drive.drive(speed: 8, until: drive.position + 8)
+        let route = RoutingSupport.route([(.turn, .left, 1200), (.arrive, nil, 800)])
+        let clock = SimulatedClock()
+        let heard = Locked<[SimulatedSpeech.HeardPrompt]>([])
+        let speech = SimulatedSpeech(
+            clock: clock, outputLatency: AnnouncementTiming().outputLatency,
+            lengthOf: RoutingSupport.estimate,
+            onHeard: { prompt in heard.withLock { $0.append(prompt) } })
+        let controller = VoiceController(
+            route: route, synthesizer: speech, phrases: try RoutingSupport.builder(), clock: clock,
+            usesServerInstructions: false)
+        let log = EventLog()
+        await controller.setOnEvent { log.append($0) }
+        var position = 0.0
+        var time = 0.0
+        func spokeApproach() -> Bool {
+            log.events.contains { if case .spoke(let p) = $0 { p.tier == .approach } else { false } }
         }
-        await drive.drive(speed: 45, until: 1400)
-        let calls = drive.synthesizer.calls
-        let interrupt = try #require(calls.firstIndex(of: .interrupt))
-        #expect(calls[interrupt + 1] == .speak("Turn left"), "short wording: little time left")
-        #expect(
-            drive.events.contains { if case .interrupted(let p) = $0 { p.tier == .approach } else { false } })
+        while position < 1400 {
+            let speed = spokeApproach() ? 45.0 : 8.0
+            time += 1
+            position += speed
+            clock.set(time)
+            speech.advance(to: time)
+            let step = position < 1200 ? 0 : 1
+            let remaining = (step == 0 ? 1200 : 2000) - position
+            await controller.update(
+                RouteProgress(
+                    time: time, legIndex: 0, stepIndex: step, distanceRemaining: remaining, speed: speed))
+            await speech.waitForSpeakCalls(
+                log.events.filter { if case .spoke = $0 { true } else { false } }.count)
+        }
+        let events = log.events
+        let interrupted = try #require(
+            events.firstIndex { if case .interrupted(let p) = $0 { p.tier == .approach } else { false } })
+        guard
+            case .spoke(let final)? = events[interrupted...].first(where: {
+                if case .spoke = $0 { true } else { false }
+            })
+        else {
+            Issue.record("nothing spoken after the interruption")
+            return
+        }
+        #expect(final.instruction.text == "Turn left", "short wording: little time left")
+        let approach = try #require(heard.withLock { $0 }.first { $0.instruction.text.hasPrefix("In ") })
+        #expect(approach.wasCut)
+        #expect(approach.length < RoutingSupport.estimate(approach.instruction))
+    }
+
+    /// Every prompt is estimated at 30 s, but this synthesizer is done with each at once: the
+    /// scheduler learns it (speak returns after didSpeak), so an app prompt queued 3 s after the
+    /// depart prompt is said then, not after the predicted 30 s.
+    @Test func theSchedulerLearnsWhenSpeechReallyEnded() async throws {
+        let route = RoutingSupport.route([(.turn, .left, 3000), (.arrive, nil, 800)])
+        let clock = ManualClock()
+        let synthesizer = RecordingSynthesizer()
+        let controller = VoiceController(
+            route: route, synthesizer: synthesizer, phrases: try RoutingSupport.builder(), clock: clock,
+            usesServerInstructions: false, estimate: { _ in 30 })
+        for second in 1...4 {
+            clock.set(Double(second))
+            await controller.update(
+                RouteProgress(
+                    time: Double(second), legIndex: 0, stepIndex: 0,
+                    distanceRemaining: 3000 - 13.9 * Double(second), speed: 13.9))
+            await controller.waitUntilIdle()
+        }
+        #expect(synthesizer.spokenTexts == ["Head east on Road 0"])
+        await controller.announce(SpokenInstruction(text: "Speed camera ahead"))
+        await controller.waitUntilIdle()
+        #expect(synthesizer.spokenTexts == ["Head east on Road 0", "Speed camera ahead"])
     }
 
     @Test func repeatGivesAFreshDistance() async throws {

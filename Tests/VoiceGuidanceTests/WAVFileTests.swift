@@ -23,6 +23,35 @@ import VoiceGuidanceTesting
         #expect(Int(data[40]) == 6)  // data bytes
     }
 
+    /// The streaming sink writes RIFF up to its limit and RF64 (with `ds64`) past it; both read
+    /// back as the samples written, in pieces, across prompts.
+    @Test(arguments: [UInt64(1 << 20), 100])
+    func streamingSinkWritesRIFFOrRF64(riffLimit: UInt64) throws {
+        let folder = try CommandRunner.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = folder.appendingPathComponent("drive.wav")
+        let sink = StreamingWAVFileSink(url: url, riffLimit: riffLimit)
+        let samples = (0..<1_000).map { Int16(truncatingIfNeeded: $0 * 37) }
+        try sink.begin(AudioFormat(sampleRate: 22_050))
+        try sink.write(Array(samples[..<300]))
+        try sink.finish()
+        #expect(!FileManager.default.fileExists(atPath: url.path), "the file appears only on close")
+        try sink.begin(AudioFormat(sampleRate: 22_050))
+        try sink.write(Array(samples[300...]))
+        try sink.finish()
+        try sink.close()
+        let bytes = try Data(contentsOf: url)
+        let isRF64 = riffLimit < 2_000
+        #expect(String(decoding: bytes[0..<4], as: UTF8.self) == (isRF64 ? "RF64" : "RIFF"))
+        #expect(String(decoding: bytes[12..<16], as: UTF8.self) == (isRF64 ? "ds64" : "JUNK"))
+        #expect(bytes.count == 80 + 2_000)
+        let decoded = try WAVFile.decode(bytes)
+        #expect(decoded.sampleRate == 22_050)
+        #expect(decoded.samples == samples)
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+        #expect(leftovers == ["drive.wav"])
+    }
+
     @Test func atomicWriteLeavesNoTemporaryFiles() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("wav-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

@@ -97,6 +97,51 @@ import VoiceGuidanceTesting
         #expect(bytes.count > 22_050 * 2 * 20, "at least 20 s of prompts were played")
     }
 
+    /// A route of 1,000 steps, each with its own street name (so every prompt is new): the drive
+    /// keeps lengths, not audio, so its peak memory stays far below the ~230 KB per step it took
+    /// when every rendered prompt was kept.
+    @Test func driveMemoryIsProportionalToTheRoute() throws {
+        let folder = try CommandRunner.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let routeFile = folder.appendingPathComponent("long.json")
+        try Self.longRoute(steps: 1_000).write(to: routeFile)
+        let run = try cli.measure(["drive", routeFile.path, "--json"])
+        #expect(run.status == 0)
+        let megabytes = Double(run.maxResidentBytes) / 1_048_576
+        print("DRIVE 1000 steps: peak \(megabytes) MiB")
+        #expect(megabytes < 120, "peak \(megabytes) MiB for 1,000 steps")
+    }
+
+    /// Route JSON with `steps` steps of 400 m, each maneuver onto a street of its own name.
+    static func longRoute(steps: Int) -> Data {
+        var items = [
+            #"{"distance":400,"duration":30,"name":"Road 0","maneuver":{"type":"depart","location":[11.5,48.1]}}"#
+        ]
+        for index in 1..<steps - 1 {
+            let modifier = index % 2 == 0 ? "left" : "right"
+            items.append(
+                #"{"distance":400,"duration":30,"name":"Road \#(index)","maneuver":{"type":"turn","modifier":"\#(modifier)","location":[\#(11.5 + Double(index) * 0.001),48.1]}}"#
+            )
+        }
+        items.append(
+            #"{"distance":0,"duration":0,"name":"End","maneuver":{"type":"arrive","location":[12.5,48.1]}}"#)
+        let total = 400 * (steps - 1)
+        let sizes = #""distance":\#(total),"duration":\#(30 * (steps - 1))"#
+        let json =
+            #"{"code":"Ok","routes":[{\#(sizes),"legs":[{\#(sizes),"steps":["#
+            + items.joined(separator: ",") + "]}]}]}"
+        return Data(json.utf8)
+    }
+
+    /// A device that does not exist is reported before the drive starts: no timeline, exit 69.
+    @Test func drivePlayReportsAMissingDeviceFirst() throws {
+        let result = try cli.run(["drive", example, "--play", "--device", "nosuch"])
+        #expect(result.status == 69)
+        #expect(result.stdout.isEmpty, "the drive did not run")
+        #expect(result.stderr.contains("nosuch"))
+        #expect(result.stderr.contains("voiceguide devices"))
+    }
+
     @Test func badRouteNamesThePathToTheField() throws {
         let folder = try CommandRunner.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

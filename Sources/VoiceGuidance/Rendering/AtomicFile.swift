@@ -34,6 +34,25 @@ public enum AtomicFile {
         }
     }
 
+    /// A hidden temporary path beside `path`, unique to this process and this write.
+    public static func temporaryPath(for path: String) -> String {
+        let slash = path.lastIndex(of: "/")
+        let folder = slash.map { String(path[...$0]) } ?? ""
+        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        return folder + temporaryName(for: name)
+    }
+
+    /// Puts a finished temporary file (from `temporaryPath(for:)`) in place under `path`.
+    ///
+    /// - Throws: `WAVError.io` naming the path; the temporary file is removed.
+    public static func commit(_ temporary: String, to path: String) throws {
+        if rename(temporary, path) != 0 {
+            let reason = errorText()
+            unlink(temporary)
+            throw WAVError(.io, "cannot write \(path): \(reason)")
+        }
+    }
+
     /// Removes the temporary files that an interrupted write left in `folder` for any of `names`.
     public static func removeLeftovers(of names: some Sequence<String>, in folder: URL) {
         let wanted = Set(names)

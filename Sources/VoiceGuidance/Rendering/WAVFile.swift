@@ -1,6 +1,7 @@
 public import Foundation
 
-/// RIFF/WAVE PCM: mono or multi-channel 16-bit little-endian, read and written whole.
+/// RIFF/WAVE PCM: mono or multi-channel 16-bit little-endian, read and written whole (RF64 is
+/// read too; `StreamingWAVWriter` writes files of any length).
 public enum WAVFile {
     /// The bytes of a 16-bit PCM WAV file holding `samples`.
     public static func encode(samples: [Int16], sampleRate: Int, channels: Int = 1) -> Data {
@@ -74,15 +75,21 @@ public enum WAVFile {
         }
         func u16(_ at: Int) -> UInt16 { UInt16(bytes[at]) | UInt16(bytes[at + 1]) << 8 }
         func tag(_ at: Int) -> String { String(decoding: bytes[at..<at + 4], as: UTF8.self) }
-        guard bytes.count >= 12, tag(0) == "RIFF", tag(8) == "WAVE" else {
+        guard bytes.count >= 12, tag(0) == "RIFF" || tag(0) == "RF64", tag(8) == "WAVE" else {
             throw WAVError(.invalid, "not a RIFF/WAVE file")
         }
         var offset = 12
         var format: (channels: Int, rate: Int, bits: Int)?
+        var ds64DataSize: Int?
         while offset + 8 <= bytes.count {
             let id = tag(offset)
-            let size = Int(u32(offset + 4))
+            var size = Int(u32(offset + 4))
             let body = offset + 8
+            if id == "ds64", size >= 24, body + 24 <= bytes.count {
+                // RF64 (EBU Tech 3306): the data chunk's 64-bit size (low 32 bits are enough here).
+                ds64DataSize = Int(u32(body + 8)) | Int(u32(body + 12)) << 32
+            }
+            if id == "data", size == Int(UInt32.max), let ds64DataSize { size = ds64DataSize }
             if id == "fmt " {
                 guard size >= 16, body + 16 <= bytes.count else {
                     throw WAVError(.invalid, "short fmt chunk")

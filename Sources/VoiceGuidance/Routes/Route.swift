@@ -10,18 +10,25 @@ public struct Route: Sendable, Equatable, Codable {
     public var duration: Double
     /// Locale of the server's voice instructions (`voiceLocale`), if any.
     public var voiceLocale: String?
+    /// The whole route's shape (often simplified by the server), if it was sent.
+    public var geometry: RouteGeometry?
+    /// The options the route was requested with, as far as they matter here.
+    public var routeOptions: RouteOptions?
 
     public init(
-        legs: [RouteLeg], distance: Double? = nil, duration: Double? = nil, voiceLocale: String? = nil
+        legs: [RouteLeg], distance: Double? = nil, duration: Double? = nil, voiceLocale: String? = nil,
+        geometry: RouteGeometry? = nil, routeOptions: RouteOptions? = nil
     ) {
         self.legs = legs
         self.distance = distance ?? legs.reduce(0) { $0 + $1.distance }
         self.duration = duration ?? legs.reduce(0) { $0 + $1.duration }
         self.voiceLocale = voiceLocale
+        self.geometry = geometry
+        self.routeOptions = routeOptions
     }
 
     enum CodingKeys: String, CodingKey {
-        case legs, distance, duration, voiceLocale
+        case legs, distance, duration, voiceLocale, geometry, routeOptions
     }
 
     /// The first route of a Directions v5 response, or the route itself when `data` is one route.
@@ -49,11 +56,13 @@ public struct Route: Sendable, Equatable, Codable {
         } catch {
             throw RouteDecodingError(path: "(top level)", message: error.localizedDescription)
         }
-        let prefix = document.isResponse ? "routes" : ""
-        for (index, route) in document.routes.enumerated() {
-            try route.validate(path: document.isResponse ? "\(prefix)[\(index)]" : "")
+        var routes = document.routes
+        for index in routes.indices {
+            let path = document.isResponse ? "routes[\(index)]" : ""
+            try routes[index].validate(path: path)
+            try routes[index].resolveGeometry(path: path)
         }
-        return document.routes
+        return routes
     }
 
     /// This route without any server `voiceInstructions` (prompts are then built from maneuvers).

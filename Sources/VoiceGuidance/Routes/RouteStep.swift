@@ -20,11 +20,14 @@ public struct RouteStep: Sendable, Equatable, Codable {
     public var voiceInstructions: [VoiceInstruction]
     /// `left` or `right`, if the server said.
     public var drivingSide: String?
+    /// The road of this step, from its maneuver to the next one, if the server sent it.
+    public var geometry: RouteGeometry?
 
     public init(
         maneuver: Maneuver, name: String = "", ref: String? = nil, destinations: String? = nil,
         rotaryName: String? = nil, distance: Double, duration: Double,
-        voiceInstructions: [VoiceInstruction] = [], drivingSide: String? = nil
+        voiceInstructions: [VoiceInstruction] = [], drivingSide: String? = nil,
+        geometry: RouteGeometry? = nil
     ) {
         self.maneuver = maneuver
         self.name = name
@@ -35,10 +38,11 @@ public struct RouteStep: Sendable, Equatable, Codable {
         self.duration = duration
         self.voiceInstructions = voiceInstructions
         self.drivingSide = drivingSide
+        self.geometry = geometry
     }
 
     enum CodingKeys: String, CodingKey {
-        case maneuver, name, ref, destinations, distance, duration, voiceInstructions
+        case maneuver, name, ref, destinations, distance, duration, voiceInstructions, geometry
         case rotaryName = "rotary_name"
         case drivingSide = "driving_side"
     }
@@ -55,6 +59,7 @@ public struct RouteStep: Sendable, Equatable, Codable {
         voiceInstructions =
             try container.decodeIfPresent([VoiceInstruction].self, forKey: .voiceInstructions) ?? []
         drivingSide = try container.decodeIfPresent(String.self, forKey: .drivingSide)
+        geometry = try container.decodeIfPresent(RouteGeometry.self, forKey: .geometry)
     }
 
     /// Average speed over this step in m/s (`distance / duration`), or nil when it has no duration.

@@ -682,7 +682,7 @@ public struct AnnouncementScheduler {
 
     private func safeDuration(_ instruction: SpokenInstruction) -> Double {
         let value = durationOf(instruction)
-        return value.isFinite && value >= 0 ? value : Double(instruction.text.count) * 0.08
+        return value.isFinite && value >= 0 ? value : timing.estimatedDuration(of: instruction)
     }
 
     /// True when the maneuver after `index` (same leg) follows too soon for a final prompt of its own.

@@ -54,5 +54,15 @@ public struct AnnouncementTiming: Sendable, Equatable {
     /// A fix further than this from the prediction (plus 3 × accuracy) is taken as it is.
     public var jumpThreshold: Double = 25
 
+    /// Estimated length of a prompt not rendered yet: this many seconds…
+    public var estimatedPromptBase: Double = 0.15
+    /// …plus this many per character of its text (eSpeak NG at its default rate).
+    public var estimatedSecondsPerCharacter: Double = 0.065
+
     public init() {}
+
+    /// The one estimate of a prompt's length, in seconds, for when its audio is not known.
+    public func estimatedDuration(of instruction: SpokenInstruction) -> Double {
+        estimatedPromptBase + estimatedSecondsPerCharacter * Double(instruction.text.count)
+    }
 }

@@ -4,16 +4,14 @@ final class RenderCache: Sendable {
     /// What identifies a rendering: every voice setting that changes the sound, and the markup.
     struct Key: Hashable, Sendable {
         var voice: String
-        var markup: String
-        var isSSML: Bool
+        var prompt: PromptKey
 
         init(voice: VoiceProfile, instruction: SpokenInstruction) {
             self.voice = [
                 voice.id, voice.espeakVoice, voice.variant ?? "", "\(voice.rate)", "\(voice.pitch)",
                 "\(voice.volumeDB)",
             ].joined(separator: "|")
-            self.markup = instruction.ssml ?? instruction.text
-            self.isSSML = instruction.ssml != nil
+            self.prompt = PromptKey(instruction)
         }
     }
 

@@ -39,7 +39,7 @@ public final class SpeechSynthesizer: SpeechSynthesizing {
     }
 
     /// Turns SSML into an utterance (`SSMLParser().parse`); throws when it does not parse.
-    public typealias SSMLParsing = @Sendable (String) throws -> Utterance
+    public typealias SSMLParsing = SpokenInstruction.SSMLParsing
 
     private struct State {
         var isMuted = false
@@ -230,22 +230,14 @@ public final class SpeechSynthesizer: SpeechSynthesizing {
         }
     }
 
-    /// The utterance for a prompt: its SSML parsed, or its text when there is none or it fails.
+    /// The utterance for a prompt (see `SpokenInstruction.utterance`), reporting an SSML error
+    /// as an event when asked to.
     private func makeUtterance(_ instruction: SpokenInstruction, reportingErrors: Bool) -> (
         Utterance, SpeechError?
     ) {
-        guard let ssml = instruction.ssml, let parseSSML else {
-            return (Utterance(text: instruction.text), nil)
-        }
-        do {
-            return (try parseSSML(ssml), nil)
-        } catch {
-            let failure = SpeechError(
-                .invalidSSML,
-                "the SSML of \"\(instruction.text)\" does not parse (\(error)); speaking the text")
-            if reportingErrors { hub.emit(.error(failure)) }
-            return (Utterance(text: instruction.text), failure)
-        }
+        let (utterance, failure) = instruction.utterance(parsingWith: parseSSML)
+        if reportingErrors, let failure { hub.emit(.error(failure)) }
+        return (utterance, failure)
     }
 
     // MARK: Playback thread
@@ -365,12 +357,12 @@ public final class SpeechSynthesizer: SpeechSynthesizing {
         if let cached {
             wasCached = true
             if let ssmlError = cached.ssmlError { hub.emit(.error(ssmlError)) }
-            let events =
-                (cached.audio.words.map { ($0.sample, 0, Either.word($0)) }
-                + cached.audio.marks.map { ($0.sample, 1, Either.mark($0)) })
+            let boundaries =
+                (cached.audio.words.map { ($0.sample, 0, Boundary.word($0)) }
+                + cached.audio.marks.map { ($0.sample, 1, Boundary.mark($0)) })
                 .sorted { ($0.0, $0.1) < ($1.0, $1.1) }
-            for (_, _, event) in events {
-                switch event {
+            for (_, _, boundary) in boundaries {
+                switch boundary {
                 case .word(let word): player.schedule(word: word)
                 case .mark(let mark): player.schedule(mark: mark)
                 }
@@ -409,7 +401,8 @@ public final class SpeechSynthesizer: SpeechSynthesizing {
         return player
     }
 
-    private enum Either {
+    /// A word or a mark of cached audio, to be scheduled in sample order.
+    private enum Boundary {
         case word(WordBoundary)
         case mark(MarkBoundary)
     }

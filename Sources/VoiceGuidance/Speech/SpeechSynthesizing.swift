@@ -69,7 +69,7 @@ public enum SpeechOverride: Sendable, Equatable {
 
     /// What to speak for `instruction` once `hook` has had its say: the instruction itself, its
     /// replacement, or nil when it is suppressed.
-    static func resolve(
+    public static func resolve(
         _ instruction: SpokenInstruction, with hook: ((SpokenInstruction) -> SpeechOverride)?
     ) -> SpokenInstruction? {
         switch hook?(instruction) ?? .keep {

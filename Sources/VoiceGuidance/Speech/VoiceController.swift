@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// The app-facing guidance object: feed it progress, it speaks the right prompt at the right time.
 ///
@@ -65,14 +64,15 @@ public actor VoiceController {
     ///   - timing: the numbers of the timing model.
     ///   - clock: the time for app prompts and repeats (progress updates carry their own time).
     ///   - usesServerInstructions: use the route's `voiceInstructions` wording where it has some.
-    ///   - estimate: the length of a prompt whose real length is not known yet.
+    ///   - estimate: the length of a prompt whose real length the synthesizer has not reported
+    ///     yet; nil uses `timing.estimatedDuration(of:)`.
     public init(
         route: Route, synthesizer: any SpeechSynthesizing, phrases: PhraseBuilder,
         timing: AnnouncementTiming = AnnouncementTiming(), clock: any GuidanceClock = SystemGuidanceClock(),
         usesServerInstructions: Bool = true,
-        estimate: @escaping @Sendable (SpokenInstruction) -> Double = { 0.15 + 0.065 * Double($0.text.count) }
+        estimate: (@Sendable (SpokenInstruction) -> Double)? = nil
     ) {
-        let cache = DurationCache(estimate: estimate)
+        let cache = DurationCache(estimate: estimate ?? { timing.estimatedDuration(of: $0) })
         self.durations = cache
         self.synthesizer = synthesizer
         self.clock = clock
@@ -199,11 +199,22 @@ public actor VoiceController {
             emit(.spoke(spoken))
             let previous = lastSpeech
             let synthesizer = self.synthesizer
+            let promptID = prompt.instruction.id
+            let toSpeak = instruction
             lastSpeech = Task {
                 await previous?.value
-                await synthesizer.speak(instruction)
+                await synthesizer.speak(toSpeak)
+                self.speechEnded(promptID)
             }
         }
+    }
+
+    /// The synthesizer is done with a prompt (its `speak` returns after its `didSpeak`, also when
+    /// it was cut): if it is the one the scheduler believes is being said, the scheduler learns
+    /// that the speech really ended now.
+    private func speechEnded(_ promptID: UUID) {
+        guard scheduler.current?.instruction.id == promptID else { return }
+        scheduler.speechDidFinish(at: clock.now)
     }
 
     private func emit(_ event: Event) {
@@ -214,22 +225,20 @@ public actor VoiceController {
 
 /// Real prompt lengths as the synthesizer reported them, with an estimate for the others.
 final class DurationCache: Sendable {
-    private let known = Mutex<[String: Double]>([:])
+    private let known = Locked<[PromptKey: Double]>([:])
     private let estimate: @Sendable (SpokenInstruction) -> Double
 
     init(estimate: @escaping @Sendable (SpokenInstruction) -> Double) { self.estimate = estimate }
 
-    private func key(_ instruction: SpokenInstruction) -> String {
-        (instruction.ssml ?? "") + "\u{1}" + instruction.text
+    func contains(_ instruction: SpokenInstruction) -> Bool {
+        known.withLock { $0[PromptKey(instruction)] != nil }
     }
 
-    func contains(_ instruction: SpokenInstruction) -> Bool { known.withLock { $0[key(instruction)] != nil } }
-
     func store(_ seconds: Double, for instruction: SpokenInstruction) {
-        known.withLock { $0[key(instruction)] = seconds }
+        known.withLock { $0[PromptKey(instruction)] = seconds }
     }
 
     func duration(of instruction: SpokenInstruction) -> Double {
-        known.withLock { $0[key(instruction)] } ?? estimate(instruction)
+        known.withLock { $0[PromptKey(instruction)] } ?? estimate(instruction)
     }
 }

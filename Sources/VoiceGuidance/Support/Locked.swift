@@ -1,6 +1,7 @@
 import Foundation
 
-/// A value behind a lock, with the same `withLock` shape as `Synchronization.Mutex`.
+/// A value behind a lock, with the same `withLock` shape as `Synchronization.Mutex`: the one
+/// lock primitive of the package (core, backends, testing support, command line).
 ///
 /// Why not `Mutex`: on Linux (Swift 6.3) Thread Sanitizer does not see `Mutex`'s futex-based
 /// locking and reports every access it protects as a race (measured with a two-thread
@@ -15,7 +16,10 @@ package final class Locked<Value>: @unchecked Sendable {
     }
 
     /// Runs `body` with exclusive access to the value.
-    package func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+    package func withLock<Result, Failure: Error>(_ body: (inout Value) throws(Failure) -> Result)
+        throws(Failure)
+        -> Result
+    {
         lock.lock()
         defer { lock.unlock() }
         return try body(&value)
