@@ -19,7 +19,7 @@ extension GuidanceService {
         let isReroute = route != nil && controller != nil && !changesVoice
         if isReroute, let controller {
             await controller.reroute(to: newRoute)
-            progressQueue.setRoute(newRoute)
+            routeChanged(newRoute)
         } else {
             clock.reset()
             speech.reset()

@@ -44,6 +44,10 @@ public actor GuidanceService {
     var isMuted = false
     /// Progress on its way to the controller (taken on any thread, see `quickReply`).
     nonisolated let progressQueue: ProgressQueue
+    /// GPS fixes matched to the route (any thread).
+    nonisolated let matching = PositionMatching()
+    /// The once-a-second check for a lost GPS signal.
+    var ticker: Task<Void, Never>?
 
     /// Makes a service.
     ///
@@ -75,12 +79,15 @@ public actor GuidanceService {
     // MARK: Lines
 
     /// Answers a line at once, on the caller's thread, when it is a request that needs no
-    /// waiting (`progress`); nil for every other line (send it to `reply(to:from:)`).
+    /// waiting (`progress`, `position`); nil for every other line (send it to `reply(to:from:)`).
     public nonisolated func quickReply(to line: Data) -> Data? {
         let decoded = RequestDecoder().decode(line)
-        guard case .success(.progress(let report)) = decoded.result else { return nil }
         do {
-            return ProtocolMessage.reply(decoded.id, try progress(report))
+            switch decoded.result {
+            case .success(.progress(let report)): return ProtocolMessage.reply(decoded.id, try progress(report))
+            case .success(.position(let fix)): return ProtocolMessage.reply(decoded.id, try position(fix))
+            default: return nil
+            }
         } catch {
             return ProtocolMessage.errorReply(decoded.id, error)
         }
@@ -112,7 +119,7 @@ public actor GuidanceService {
                 ("version", .string(configuration.programVersion)),
             ]
         case .route(let request): return try await loadRoute(request)
-        case .position(let fix): return try await position(fix)
+        case .position(let fix): return try position(fix)
         case .progress(let report): return try progress(report)
         case .mute, .unmute, .mode, .stop, .volume: return try await control(request)
         case .repeatInstruction: return try await repeatInstruction()
@@ -153,11 +160,18 @@ public actor GuidanceService {
         await controller.setMode(mode)
         if isMuted { await controller.mute() }
         self.controller = controller
-        progressQueue.setRoute(route.legs.isEmpty ? nil : route)
+        routeChanged(route.legs.isEmpty ? nil : route)
         return controller
     }
 
     // MARK: Progress
+
+    /// Tells the progress queue and the position matching about a new route (or none).
+    func routeChanged(_ route: Route?) {
+        progressQueue.setRoute(route)
+        matching.setRoute(route)
+        if route != nil { startTicking() }
+    }
 
     /// Applies the queued progress updates in order until none waits.
     func pump() async {

@@ -217,6 +217,56 @@ final class Daemon {
         #expect(shared.stop() == 0)
     }
 
+    /// A realistic drive of the fixture as GPS fixes (1 Hz, noise, an outage), dated today.
+    static func positions() throws -> [Position] {
+        let route = try Route.decode(from: Data(contentsOf: fixture))
+        let motion = RealisticMotion(route: route, line: try RouteLine(route: route), seed: 5)
+        return SimulatedReceiver(motion: motion, seed: 5).fixes.map { fix in
+            var dated = fix
+            dated.time += 1_764_547_200
+            return dated
+        }
+    }
+
+    /// Runs the Python client on `trace` against `daemon`; returns its exit status and messages.
+    static func replay(_ trace: URL, on daemon: Daemon) throws -> (Int32, [JSONValue]) {
+        let python = Process()
+        python.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        python.arguments = [
+            TestFixtures.packageRoot().appendingPathComponent("Examples/clients/voiceguide_client.py").path,
+            "--socket", daemon.socket, "--route", fixture.path, "--trace", trace.path, "--speedup", "0",
+        ]
+        let out = Pipe()
+        python.standardOutput = out
+        try python.run()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        python.waitUntilExit()
+        return (
+            python.terminationStatus,
+            try text.split(separator: "\n").map { try JSONValue.parse(Data($0.utf8)) }
+        )
+    }
+
+    @Test(arguments: [TraceFormat.gpx, .nmea, .gpsdJSON])
+    func pythonClientReplaysAGPSTraceThatTheDaemonMatches(_ format: TraceFormat) throws {
+        let daemon = try Daemon(["--sink", "null"])
+        #expect(daemon.waitUntilListening())
+        let trace = daemon.folder.appendingPathComponent("drive.\(format.rawValue)")
+        try TraceWriter.write(try Self.positions(), as: format).write(
+            to: trace, atomically: true, encoding: .utf8)
+        let (status, messages) = try Self.replay(trace, on: daemon)
+        #expect(status == 0)
+        let summary = try #require(messages.last)
+        #expect(summary["errors"] == .number(0), "\(summary.serialized)")
+        let spoken = messages.filter { $0["event"] == .string("spoke") }.compactMap { message -> String? in
+            if case .string(let text)? = message["text"] { text } else { nil }
+        }
+        #expect(spoken.count >= 4, "\(spoken)")
+        #expect(spoken.contains { $0.contains("California Street") })
+        #expect(!messages.contains { $0["event"] == .string("off_route") })
+        #expect(daemon.stop() == 0)
+    }
+
     @Test func pythonClientReplaysATraceThroughTheSocket() throws {
         let output = try CommandRunner.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: output) }

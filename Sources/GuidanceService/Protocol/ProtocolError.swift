@@ -24,6 +24,8 @@ public struct ProtocolError: Error, Sendable, Equatable, CustomStringConvertible
         case notFound = "not_found"
         /// The command needs a route and none is loaded.
         case noRoute = "no_route"
+        /// `position` on a route without geometry (a polyline or GeoJSON line per step or route).
+        case noGeometry = "no_geometry"
         /// The line was longer than the limit; it was discarded.
         case lineTooLong = "line_too_long"
         /// The daemon has as many clients as it takes.
