@@ -8,7 +8,8 @@ extension GuidanceService {
         let time = clock.stamp(fix.time)
         let outcome = try matching.match(
             Position(
-                latitude: fix.latitude, longitude: fix.longitude, time: time, speed: fix.speed, course: fix.course,
+                latitude: fix.latitude, longitude: fix.longitude, time: time, speed: fix.speed,
+                course: fix.course,
                 horizontalAccuracy: fix.accuracy))
         announce(outcome.events)
         var fields: [(String, JSONValue)] = [

@@ -84,7 +84,8 @@ public actor GuidanceService {
         let decoded = RequestDecoder().decode(line)
         do {
             switch decoded.result {
-            case .success(.progress(let report)): return ProtocolMessage.reply(decoded.id, try progress(report))
+            case .success(.progress(let report)):
+                return ProtocolMessage.reply(decoded.id, try progress(report))
             case .success(.position(let fix)): return ProtocolMessage.reply(decoded.id, try position(fix))
             default: return nil
             }

@@ -49,7 +49,8 @@ final class PositionMatching: Sendable {
         guard hasRoute else { throw ProtocolError(.noRoute, "position needs a route; send route first") }
         if let unusable {
             throw ProtocolError(
-                .noGeometry, "the route has no geometry to match positions on (\(unusable)); send progress instead")
+                .noGeometry,
+                "the route has no geometry to match positions on (\(unusable)); send progress instead")
         }
     }
 
