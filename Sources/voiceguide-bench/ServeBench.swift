@@ -42,16 +42,39 @@ enum ServeBench {
 
     // MARK: Round trips
 
-    /// Progress round trips at 100 Hz with 10 subscribers reading events, while the drive's
-    /// prompts and an app prompt every 0.7 s are rendered and played (ALSA null, real time).
+    /// Round trips at 100 Hz with 10 subscribers reading events, while the drive's prompts and
+    /// an app prompt every 0.7 s are rendered and played (ALSA null, real time): `progress`,
+    /// then `position` (matched to the route by the daemon) on a daemon of its own.
     static func roundTrips(voiceguide: String, scratch: URL) throws {
+        let ends = try stepEnds()
+        try roundTrips(voiceguide: voiceguide, scratch: scratch, kind: "progress") { index, elapsed in
+            // Ten times faster than real time at 15 m/s: the route's prompts come every few seconds.
+            progress(id: index, time: elapsed * 10, meters: elapsed * 150, ends: ends)
+        }
+        let fixes = try drive()
+        let lap = (fixes.last?.time ?? 0) + 1
+        try roundTrips(voiceguide: voiceguide, scratch: scratch, kind: "position") { index, _ in
+            // Twenty fixes of the drive a second of real time: twenty times faster than driven.
+            let fix = fixes[index % fixes.count]
+            return .object([
+                ("id", .number(Double(index))), ("cmd", .string("position")), ("lat", .number(fix.latitude)),
+                ("lon", .number(fix.longitude)),
+                ("time", .number(fix.time + lap * Double(index / fixes.count))),
+                ("speed", .number(fix.speed ?? 0)),
+                ("course", .number(((fix.course ?? 0) + 360).truncatingRemainder(dividingBy: 360))),
+            ])
+        }
+    }
+
+    private static func roundTrips(
+        voiceguide: String, scratch: URL, kind: String, request: (Int, Double) -> JSONValue
+    ) throws {
         let daemon = try BenchDaemon(voiceguide, ["--device", "null", "--realtime"], scratch: scratch)
         defer { daemon.stop() }
         let subscribers = try (0..<10).map { _ in try EventReader(path: daemon.socket) }
         let driver = try GuidanceClient(path: daemon.socket)
         _ = try driver.request(
             .object([("id", .number(0)), ("cmd", .string("route")), ("path", .string(route.path))]))
-        let ends = try stepEnds()
         let announcer = Announcer(path: daemon.socket, interval: 0.7)
         announcer.start()
         var samples: [Double] = []
@@ -60,30 +83,36 @@ enum ServeBench {
         while samples.count < 2_500 {
             let elapsed = seconds(since: start)
             if elapsed < next { usleep(UInt32(max(0, next - elapsed) * 1e6)) }
-            next += 0.01
-            // Ten times faster than real time at 15 m/s: the route's prompts come every few seconds.
-            let request = progress(
-                id: samples.count + 1, time: elapsed * 10, meters: elapsed * 150, ends: ends)
+            next += kind == "position" ? 0.05 : 0.01
+            let message = request(samples.count + 1, elapsed)
             let sent = ContinuousClock.now
-            let reply = try driver.request(request)
+            let reply = try driver.request(message)
             samples.append(seconds(since: sent))
             guard reply["ok"] == .bool(true) else {
-                throw SocketError("progress refused: \(reply.serialized)")
+                throw SocketError("\(kind) refused: \(reply.serialized)")
             }
+            if kind == "position", samples.count >= 600 { break }
         }
         announcer.stop()
         let events = subscribers.map(\.count)
         let status = try driver.request(.object([("id", .number(-1)), ("cmd", .string("status"))]))
         let p99 = Statistics.percentile(samples, 99)
         report(
-            "progress round trip p50 / p99 (10 subscribers, prompts playing)",
+            "\(kind) round trip p50 / p99 (10 subscribers, prompts playing)",
             "\(Statistics.ms(Statistics.median(samples))) / \(Statistics.ms(p99))", goal: "p99 ≤ 1 ms",
             met: p99 <= 0.001)
         report(
-            "events each subscriber got; app prompts sent; skipped updates",
-            "\(events.min() ?? 0)…\(events.max() ?? 0); \(announcer.sent); \(status["skipped_progress"]?.serialized ?? "?")"
+            "  requests; events per subscriber; app prompts; skipped updates",
+            "\(samples.count); \(events.min() ?? 0)…\(events.max() ?? 0); \(announcer.sent); \(status["skipped_progress"]?.serialized ?? "?")"
         )
         for subscriber in subscribers { subscriber.close() }
+    }
+
+    /// A realistic drive of the route: one fix a second.
+    static func drive() throws -> [Position] {
+        let decoded = try Route.decode(from: Data(contentsOf: route))
+        let motion = RealisticMotion(route: decoded, line: try RouteLine(route: decoded), seed: 11)
+        return SimulatedReceiver(motion: motion, seed: 11).fixes
     }
 
     // MARK: Flood
