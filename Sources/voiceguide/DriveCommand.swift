@@ -11,6 +11,7 @@ enum DriveCommand: Command {
         usage: voiceguide drive ROUTE.json [--speed 50km/h|route] [--gps-noise METERS] [--seed N]
                                 [--voice ID] [--units metric|imperial] [--no-server-instructions]
                                 [--engine espeak|command:PROGRAM…]
+                                [--trace FILE | --motion constant|realistic]
                                 [--play [--device NAME] [--speedup N] | --output drive.wav] [--json]
 
         Drives the route on a simulated clock (progress updates once a second; the vehicle leaves
@@ -30,6 +31,12 @@ enum DriveCommand: Command {
           --output FILE      stream the drive's audio, each prompt at its time, to a WAV file (RF64
                              past 4 GiB)
           --json             one JSON object per line: each prompt, then the summary
+          --trace FILE       replay recorded GPS fixes (NMEA 0183, GPX 1.1 or a gpsd JSON log,
+                             told by the content) through route matching; time_s counts from the
+                             first fix; events off_route, back_on_route, gps_lost, gps_recovered
+          --motion M         constant (default: the vehicle above) or realistic: a driver who
+                             brakes before turns, stops at some junctions, with GPS noise,
+                             outliers and an outage (seeded by --seed), through route matching
 
         Exit status: 0 done, 1 the route or voice cannot be used, 64 usage, 69 audio device failed.
         """
@@ -52,6 +59,11 @@ enum DriveCommand: Command {
         let speedup = try arguments.number("--speedup", in: 0.1...1_000) ?? 1
         let output = try arguments.option("--output", "-o")
         let json = arguments.flag("--json")
+        let trace = try arguments.option("--trace")
+        let motion = try arguments.option("--motion") ?? "constant"
+        guard motion == "constant" || motion == "realistic" else {
+            throw UsageError("--motion must be constant or realistic, not '\(motion)'")
+        }
         let renderer = try Engines.renderer(&arguments)
         let files = try arguments.positionals()
         guard files.count == 1 else { throw UsageError("give one ROUTE.json") }
@@ -66,6 +78,15 @@ enum DriveCommand: Command {
             throw CommandFailure("\(error)")
         }
         let audio = PromptAudio(renderer: renderer, voice: voice)
+        if trace != nil || motion == "realistic" {
+            if play || output != nil {
+                throw UsageError("--play and --output go with --motion constant only")
+            }
+            return try await GuidedDriveCommand.run(
+                route: route, source: trace.map { .trace(path: $0) } ?? .realistic(seed: seed),
+                phrases: PhraseBuilder(book: book, units: voice.units), book: book, audio: audio,
+                usesServerInstructions: !stripServer, json: json)
+        }
         var sink: (any AudioSink)?
         if let output { sink = outputSink(output) }
         if play { sink = ALSASink(device: device) }

@@ -58,6 +58,44 @@ enum DriveJSON {
         }
     }
 
+    /// A route or signal event: `{"event": "off_route", "time_s": …}`.
+    struct Event: Encodable {
+        var name: String
+        var timeS: Double
+
+        enum CodingKeys: String, CodingKey {
+            case event
+            case timeS = "time_s"
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(name, forKey: .event)
+            try container.encode(timeS, forKey: .timeS)
+        }
+    }
+
+    /// The summary of a drive from fixes: `{"event": "summary", "judged": …}`.
+    struct GuidedSummary: Encodable {
+        var summary: GuidedDriveSummary
+
+        enum CodingKeys: String, CodingKey {
+            case event, maneuvers, judged, late, overlaps, repeats
+            case finalInWindow = "final_in_window"
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode("summary", forKey: .event)
+            try container.encode(summary.maneuvers, forKey: .maneuvers)
+            try container.encode(summary.judged, forKey: .judged)
+            try container.encode(summary.finalInWindow, forKey: .finalInWindow)
+            try container.encode(summary.late, forKey: .late)
+            try container.encode(summary.overlaps, forKey: .overlaps)
+            try container.encode(summary.repeats, forKey: .repeats)
+        }
+    }
+
     /// One line of JSON (sorted keys, slashes as they are).
     static func line(_ value: some Encodable) throws -> String {
         let encoder = JSONEncoder()

@@ -19,6 +19,27 @@ public struct PhraseBook: Sendable, Equatable, Codable {
     public var templates: Templates
     /// Maneuver phrases by `type.modifier` key (`turn.left`, `off ramp`, `roundabout`, `arrive.left`).
     public var maneuvers: [String: String]
+    /// Route and signal alerts, if the book has them.
+    public var alerts: Alerts?
+
+    /// Route and signal alerts.
+    public struct Alerts: Sendable, Equatable, Codable {
+        /// The car left the route.
+        public var offRoute: String
+        /// The car is back on the route.
+        public var backOnRoute: String
+        /// No GPS fix for a while.
+        public var gpsLost: String
+        /// Fixes again.
+        public var gpsRecovered: String
+
+        public init(offRoute: String, backOnRoute: String, gpsLost: String, gpsRecovered: String) {
+            self.offRoute = offRoute
+            self.backOnRoute = backOnRoute
+            self.gpsLost = gpsLost
+            self.gpsRecovered = gpsRecovered
+        }
+    }
 
     /// How distances are said; `{n}` stands for the number.
     public struct DistanceWords: Sendable, Equatable, Codable {

@@ -101,6 +101,21 @@ public struct RouteLine: Sendable {
         steps = stepsHaveLines ? spans : placeSteps(of: route)
     }
 
+    /// A maneuver on the line: where it is (every step's start but each leg's depart).
+    public struct ManeuverSpan: Sendable, Equatable {
+        public var legIndex: Int
+        public var stepIndex: Int
+        /// Meters along the line.
+        public var along: Double
+    }
+
+    /// The maneuvers in driving order.
+    public var maneuverSpans: [ManeuverSpan] {
+        steps.filter { $0.stepIndex > 0 }.map {
+            ManeuverSpan(legIndex: $0.legIndex, stepIndex: $0.stepIndex, along: $0.start)
+        }
+    }
+
     // MARK: Geometry
 
     /// Where a point projects onto one segment: meters along the line, and meters away from it.

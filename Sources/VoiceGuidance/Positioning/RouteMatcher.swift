@@ -25,7 +25,7 @@ public struct RouteMatcher: Sendable {
     }
 
     /// Something a driver may be told.
-    public enum Event: String, Sendable, Equatable {
+    public enum Event: String, Sendable, Equatable, CaseIterable {
         case offRoute = "off_route"
         case backOnRoute = "back_on_route"
         case signalLost = "gps_lost"

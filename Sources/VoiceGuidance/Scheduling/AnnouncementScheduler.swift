@@ -39,6 +39,7 @@ public struct AnnouncementScheduler {
     private var hasFix = false
     private var position = 0.0
     private var speedEstimate = 0.0
+    private var measuredSpeed = 0.0
     private var lastTime = -Double.infinity
     private var lastAccuracy = 0.0
     private var lastDistance = 0.0
@@ -111,6 +112,7 @@ public struct AnnouncementScheduler {
         let fix = plan.stepStart[global] + stepLength - remaining
         var measuredSpeed = plan.stepSpeed[global]
         if let speed = progress.speed, speed.isFinite, speed >= 0 { measuredSpeed = speed }
+        self.measuredSpeed = measuredSpeed
         let accuracy = progress.horizontalAccuracy.flatMap { $0.isFinite && $0 > 0 ? $0 : nil } ?? 0
         lastAccuracy = accuracy
 
@@ -268,7 +270,7 @@ public struct AnnouncementScheduler {
             }
         }
         let speed = usableSpeed
-        let timeLeft = distance / speed
+        let timeLeft = timeToManeuver(index, distance: distance, speed: speed)
         let latency = timing.outputLatency
         let lead = leadOf(index) + timing.gpsMarginFactor * lastAccuracy / speed
         let finalLong = finalDuration(index, .long)
@@ -632,6 +634,40 @@ public struct AnnouncementScheduler {
 
     private func tierOfFinal(_ index: Int) -> PromptTier {
         stepOf(index).maneuver.type == .arrive ? .arrival : .final
+    }
+
+    /// Seconds until the car reaches maneuver `index`, `distance` meters ahead: distance / speed,
+    /// or, when `timing.expectsBraking`, with the braking expected before it from the speed
+    /// measured now (corrected at every update as the car slows).
+    private func timeToManeuver(_ index: Int, distance: Double, speed: Double) -> Double {
+        guard timing.expectsBraking else { return distance / speed }
+        return timing.brakingTime(distance: distance, speed: measuredSpeed, turnSpeed: expectedSpeed(index))
+    }
+
+    /// The speed a driver takes maneuver `index` at: by its angle (from the maneuver's bearings,
+    /// else its modifier), never above the routed speed of the road after it; 0 at an arrival.
+    private func expectedSpeed(_ index: Int) -> Double {
+        let step = stepOf(index)
+        let maneuver = step.maneuver
+        if maneuver.type == .arrive { return 0 }
+        if [.roundabout, .rotary, .roundaboutTurn].contains(maneuver.type) { return timing.roundaboutSpeed }
+        let angle: Double
+        if let before = maneuver.bearingBefore, let after = maneuver.bearingAfter, before != 0 || after != 0 {
+            let difference = abs((before - after).truncatingRemainder(dividingBy: 360))
+            angle = difference > 180 ? 360 - difference : difference
+        } else {
+            switch maneuver.modifier {
+            case .uTurn?: angle = 180
+            case .sharpLeft?, .sharpRight?: angle = 135
+            case .left?, .right?: angle = 90
+            case .slightLeft?, .slightRight?: angle = 35
+            default: angle = 0
+            }
+        }
+        let point = plan.points[index]
+        let routed = plan.stepSpeed[plan.legOffset[point.legIndex] + point.stepIndex]
+        let byAngle = timing.turnSpeed(angle: angle)
+        return routed > 0 ? min(byAngle, routed) : byAngle
     }
 
     private func leadOf(_ index: Int) -> Double {

@@ -59,7 +59,50 @@ public struct AnnouncementTiming: Sendable, Equatable {
     /// …plus this many per character of its text (eSpeak NG at its default rate).
     public var estimatedSecondsPerCharacter: Double = 0.065
 
+    /// Plan with the braking a driver does before a maneuver (a real car, or `drive --motion
+    /// realistic`): the time to a maneuver is then the time to brake from the current speed to
+    /// the maneuver's expected speed, not distance / speed. Off for the idealised vehicle of
+    /// `drive --motion constant`, which never brakes.
+    public var expectsBraking = false
+    /// Braking expected before a maneuver, m/s².
+    public var brakingDeceleration = 2.0
+    /// Speed expected through a maneuver by its angle: up to each angle (degrees), this speed (m/s).
+    public var turnSpeeds: [TurnSpeed] = [
+        TurnSpeed(angle: 20, speed: 40), TurnSpeed(angle: 45, speed: 14), TurnSpeed(angle: 100, speed: 7),
+        TurnSpeed(angle: 150, speed: 5), TurnSpeed(angle: 180, speed: 3.5),
+    ]
+    /// Speed expected through a roundabout or rotary, m/s.
+    public var roundaboutSpeed = 6.0
+
+    /// One entry of `turnSpeeds`.
+    public struct TurnSpeed: Sendable, Equatable {
+        public var angle: Double
+        public var speed: Double
+        public init(angle: Double, speed: Double) {
+            self.angle = angle
+            self.speed = speed
+        }
+    }
+
     public init() {}
+
+    /// The speed expected through a turn of `angle` degrees.
+    public func turnSpeed(angle: Double) -> Double {
+        for entry in turnSpeeds where angle <= entry.angle { return entry.speed }
+        return turnSpeeds.last?.speed ?? 3.5
+    }
+
+    /// Seconds to drive `distance` meters from `speed`, braking at `brakingDeceleration` to
+    /// `turnSpeed` in time (a car already slower keeps its speed).
+    public func brakingTime(distance: Double, speed: Double, turnSpeed: Double) -> Double {
+        let v = max(speed, speedFloor)
+        let target = min(max(turnSpeed, 0), v)
+        let brakingDistance = (v * v - target * target) / (2 * brakingDeceleration)
+        if distance >= brakingDistance {
+            return (distance - brakingDistance) / v + (v - target) / brakingDeceleration
+        }
+        return 2 * distance / (v + target)
+    }
 
     /// The one estimate of a prompt's length, in seconds, for when its audio is not known.
     public func estimatedDuration(of instruction: SpokenInstruction) -> Double {

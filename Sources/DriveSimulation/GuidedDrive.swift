@@ -1,0 +1,136 @@
+import Foundation
+public import VoiceGuidance
+
+/// A drive guided from GPS fixes, on a simulated clock: each fix goes through a `FixFilter` and a
+/// `RouteMatcher`, the progress to a `VoiceController` (the object an app uses) speaking through a
+/// `SimulatedSpeech`; route and signal alerts are announced from the phrase book.
+///
+/// The clock ticks once a second from the first fix. A second without a fix carries progress
+/// forward (dead reckoning, up to the matcher's limit); while off the route the controller gets
+/// no progress, so no turn prompt is spoken for a maneuver of the route.
+public struct GuidedDrive: Sendable {
+    /// Where the car really was (a simulated drive), to judge prompts against; nil for a
+    /// recorded trace, judged against the matched track.
+    public var truth: RealisticMotion?
+    public var route: Route
+    public var phrases: PhraseBuilder
+    public var fixes: [Position]
+    public var timing: AnnouncementTiming
+    public var alerts: GuidanceAlerts
+    public var usesServerInstructions: Bool
+    public var durationOf: @Sendable (SpokenInstruction) -> Double
+
+    public init(
+        route: Route, phrases: PhraseBuilder, fixes: [Position], truth: RealisticMotion? = nil,
+        timing: AnnouncementTiming = AnnouncementTiming(), alerts: GuidanceAlerts,
+        usesServerInstructions: Bool = true, durationOf: @escaping @Sendable (SpokenInstruction) -> Double
+    ) {
+        self.route = route
+        self.phrases = phrases
+        self.fixes = fixes
+        self.truth = truth
+        self.timing = timing
+        self.alerts = alerts
+        self.usesServerInstructions = usesServerInstructions
+        self.durationOf = durationOf
+    }
+
+    /// One route or signal event, seconds since the first fix.
+    public struct EventRecord: Sendable, Equatable {
+        public var timeS: Double
+        public var event: RouteMatcher.Event
+    }
+
+    /// What happened on the drive.
+    public struct Result: Sendable {
+        public var prompts: [PromptRecord]
+        public var events: [EventRecord]
+        public var summary: GuidedDriveSummary
+        /// Fixes dropped by the filter, by reason.
+        public var rejectedFixes: [FixFilter.Rejection: Int]
+    }
+
+    /// Drives from the first fix to the last.
+    ///
+    /// - Throws: `RouteLine.Error` when the route has no geometry to match against.
+    nonisolated(nonsending) public func run() async throws -> Result {
+        var matcher = try RouteMatcher(route: route)
+        var filter = FixFilter()
+        let clock = SimulatedClock()
+        let heard = Locked<[SimulatedSpeech.HeardPrompt]>([])
+        let speech = SimulatedSpeech(
+            clock: clock, outputLatency: timing.outputLatency, lengthOf: durationOf,
+            onHeard: { prompt in heard.withLock { $0.append(prompt) } })
+        let controller = VoiceController(
+            route: route, synthesizer: speech, phrases: phrases, timing: timing, clock: clock,
+            usesServerInstructions: usesServerInstructions, estimate: durationOf)
+        let decided = Locked<[ScheduledPrompt]>([])
+        await controller.setOnEvent { event in
+            if case .spoke(let prompt) = event { decided.withLock { $0.append(prompt) } }
+        }
+        guard let origin = fixes.first?.time, let end = fixes.last?.time, end.isFinite, origin.isFinite else {
+            return Result(prompts: [], events: [], summary: GuidedDriveSummary(), rejectedFixes: [:])
+        }
+        var spoken: [(time: Double, prompt: ScheduledPrompt)] = []
+        var events: [EventRecord] = []
+        var track: [GuidedDriveSummary.TrackPoint] = []
+        var alerter = AlertScheduler(alerts: alerts)
+        var next = 0
+        var second = 0.0
+        let last = min(end - origin, 48 * 3_600)
+        while second <= last {
+            clock.set(second)
+            speech.advance(to: second)
+            var progress: RouteProgress?
+            var tickEvents: [RouteMatcher.Event] = []
+            var hadFix = false
+            while next < fixes.count, fixes[next].time - origin <= second {
+                var fix = fixes[next]
+                fix.time -= origin
+                next += 1
+                guard let clean = filter.accept(fix) else { continue }
+                hadFix = true
+                let update = matcher.update(clean)
+                tickEvents += update.events
+                progress = update.progress
+            }
+            if !hadFix {
+                tickEvents += matcher.noFix(at: second)
+                progress = matcher.progress(at: second)
+            }
+            for event in tickEvents { events.append(EventRecord(timeS: second, event: event)) }
+            if let instruction = alerter.take(tickEvents, state: matcher.state, at: second) {
+                await controller.announce(instruction, priority: .high)
+            }
+            if let progress, matcher.state == .onRoute { await controller.update(progress) }
+            track.append(
+                GuidedDriveSummary.TrackPoint(
+                    time: second, along: truth.map { $0.place(at: second) } ?? matcher.distanceAlong,
+                    speed: truth.map { $0.speed(at: second) } ?? matcher.smoothedSpeed))
+            for prompt in decided.withLock({ list in
+                defer { list = [] }
+                return list
+            }) {
+                spoken.append((second, prompt))
+            }
+            // A prompt queued behind one still being said is spoken once that one ends (a later tick).
+            if !speech.isSpeaking { await speech.waitForSpeakCalls(spoken.count) }
+            second += 1
+        }
+        if let finish = speech.currentEnd {
+            clock.set(finish)
+            speech.advance(to: finish)
+        }
+        await controller.waitUntilIdle()
+        let lengths = heard.withLock { $0 }
+        let judge = GuidedDriveSummary.Judge(route: route, line: matcher.line, track: track)
+        let prompts = spoken.enumerated().map { index, item in
+            judge.record(
+                item.prompt, at: item.time + timing.outputLatency,
+                heardFor: index < lengths.count ? lengths[index].length : item.prompt.duration)
+        }
+        return Result(
+            prompts: prompts, events: events, summary: judge.summary(prompts),
+            rejectedFixes: filter.rejected)
+    }
+}

@@ -1,0 +1,105 @@
+import DriveSimulation
+import Foundation
+import VoiceGuidance
+
+/// `voiceguide drive --trace FILE` and `--motion realistic`: GPS fixes (recorded, or from a
+/// simulated driver and receiver) through route matching and the VoiceController.
+enum GuidedDriveCommand {
+    /// Where the fixes come from.
+    enum Source {
+        case trace(path: String)
+        case realistic(seed: UInt64)
+    }
+
+    /// Runs the drive and prints its timeline (or JSON lines).
+    static func run(
+        route: Route, source: Source, phrases: PhraseBuilder, book: PhraseBook, audio: PromptAudio,
+        usesServerInstructions: Bool, json: Bool
+    ) async throws -> Int32 {
+        guard
+            route.geometry != nil || route.legs.contains(where: { $0.steps.contains { $0.geometry != nil } })
+        else { throw CommandFailure("the route has no geometry to match positions against") }
+        let fixes: [Position]
+        var truth: RealisticMotion?
+        var timing = AnnouncementTiming()
+        timing.expectsBraking = true
+        switch source {
+        case .trace(let path):
+            guard let data = FileManager.default.contents(atPath: path) else {
+                throw CommandFailure("cannot read \(path)", status: ExitStatus.noInput)
+            }
+            let trace: RecordedTrace
+            do {
+                trace = try RecordedTrace(text: String(decoding: data, as: UTF8.self))
+            } catch {
+                throw CommandFailure("\(path): \(error)")
+            }
+            if trace.positions.isEmpty {
+                throw CommandFailure("\(path): no usable fix in the trace (\(describe(trace.statistics)))")
+            }
+            if trace.statistics.rejected > 0 || trace.statistics.noFix > 0 {
+                FileHandle.standardError.write(Data("\(path): \(describe(trace.statistics))\n".utf8))
+            }
+            fixes = trace.positions
+        case .realistic(let seed):
+            let line: RouteLine
+            do { line = try RouteLine(route: route) } catch { throw CommandFailure("\(error)") }
+            let motion = RealisticMotion(route: route, line: line, seed: seed)
+            fixes = SimulatedReceiver(motion: motion, seed: seed).fixes
+            truth = motion
+        }
+        let alerts = GuidanceAlerts(
+            words: book.alerts
+                ?? PhraseBook.Alerts(
+                    offRoute: "Off route", backOnRoute: "Back on route", gpsLost: "GPS lost",
+                    gpsRecovered: "GPS recovered"))
+        let drive = GuidedDrive(
+            route: route, phrases: phrases, fixes: fixes, truth: truth, timing: timing, alerts: alerts,
+            usesServerInstructions: usesServerInstructions, durationOf: { audio.duration(of: $0) })
+        let result: GuidedDrive.Result
+        do { result = try await drive.run() } catch { throw CommandFailure("\(error)") }
+        try printResult(result, json: json)
+        return ExitStatus.success
+    }
+
+    private static func describe(_ statistics: TraceStatistics) -> String {
+        "\(statistics.fixes) fixes read; skipped: \(statistics.badChecksum) bad checksum, "
+            + "\(statistics.malformed) malformed, \(statistics.missingTime) without time, "
+            + "\(statistics.overlong) too long, \(statistics.noFix) without fix"
+    }
+
+    private static func printResult(_ result: GuidedDrive.Result, json: Bool) throws {
+        var lines: [(Double, String)] = []
+        for prompt in result.prompts {
+            let text =
+                json
+                ? try DriveJSON.line(DriveJSON.Prompt(record: prompt))
+                : String(
+                    format: "%7.1f s  %@ %@  ends %.1f s before", prompt.timeS, prompt.tier.rawValue,
+                    prompt.text,
+                    prompt.endsBeforeManeuverS)
+            lines.append((prompt.timeS, text))
+        }
+        for event in result.events {
+            let text =
+                json
+                ? try DriveJSON.line(DriveJSON.Event(name: event.event.rawValue, timeS: event.timeS))
+                : String(format: "%7.1f s  [%@]", event.timeS, event.event.rawValue)
+            lines.append((event.timeS, text))
+        }
+        for (_, line) in lines.sorted(by: { $0.0 < $1.0 }) { print(line) }
+        let summary = result.summary
+        if json {
+            print(try DriveJSON.line(DriveJSON.GuidedSummary(summary: summary)))
+        } else {
+            print(
+                """
+
+                \(summary.maneuvers) maneuvers passed, \(summary.judged) judged (≥ 8 s from the previous, \
+                no stop in the 20 s before); final prompt ended 2.5–6 s before: \
+                \(summary.finalInWindow)/\(summary.judged)
+                late: \(summary.late), overlaps: \(summary.overlaps), repeats: \(summary.repeats)
+                """)
+        }
+    }
+}
