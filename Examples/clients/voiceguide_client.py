@@ -128,9 +128,11 @@ def json_fixes(lines):
                 fix["time"] = parse_time(record["time"])
             elif "time" in record:
                 fix["time"] = record["time"]
-            for key, name in (("speed", "speed"), ("course", "course"), ("track", "course")):
+            for key, name in (("speed", "speed"), ("course", "course"), ("track", "course"), ("eph", "accuracy")):
                 if key in record:
                     fix[name] = record[key]
+            if "course" in fix:
+                fix["course"] = fix["course"] % 360
             yield "position", fix
 
 

@@ -12,6 +12,7 @@ extension GuidanceService {
                 course: fix.course,
                 horizontalAccuracy: fix.accuracy))
         announce(outcome.events)
+        for carried in outcome.gap { try progressQueue.submit(carried) }
         var fields: [(String, JSONValue)] = [
             ("time", .number(ProtocolMessage.rounded(time))), ("state", .string(outcome.state.rawValue)),
         ]

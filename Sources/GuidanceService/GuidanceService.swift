@@ -15,14 +15,25 @@ public actor GuidanceService {
         public var programVersion: String
         /// Use the route's `voiceInstructions` wording where it has some.
         public var usesServerInstructions: Bool
+        /// The timing model: a real car brakes before a maneuver (`expectsBraking`), as in
+        /// `drive --trace`.
+        public var timing: AnnouncementTiming
 
         public init(
             limits: ProtocolLimits = ProtocolLimits(), programVersion: String,
-            usesServerInstructions: Bool = true
+            usesServerInstructions: Bool = true, timing: AnnouncementTiming = Configuration.realDriving
         ) {
             self.limits = limits
             self.programVersion = programVersion
             self.usesServerInstructions = usesServerInstructions
+            self.timing = timing
+        }
+
+        /// The timing model for a real car: the scheduler expects braking before maneuvers.
+        public static var realDriving: AnnouncementTiming {
+            var timing = AnnouncementTiming()
+            timing.expectsBraking = true
+            return timing
         }
     }
 
@@ -150,7 +161,8 @@ public actor GuidanceService {
     func install(route: Route) async throws(ProtocolError) -> VoiceController {
         let phrases = try library.phrases(for: voice, units: units)
         let controller = VoiceController(
-            route: route, synthesizer: synthesizer, phrases: phrases, clock: clock,
+            route: route, synthesizer: synthesizer, phrases: phrases, timing: configuration.timing,
+            clock: clock,
             usesServerInstructions: configuration.usesServerInstructions)
         let subscribers = self.subscribers
         let speech = self.speech

@@ -9,6 +9,8 @@ final class PositionMatching: Sendable {
     struct Outcome: Sendable {
         /// Progress to hand to the controller; nil while searching, off the route or rejected.
         var progress: RouteProgress?
+        /// Progress carried forward for each whole second without a fix before this one.
+        var gap: [RouteProgress]
         /// Route-matching events the fix caused.
         var events: [RouteMatcher.Event]
         var state: RouteMatcher.State
@@ -25,6 +27,8 @@ final class PositionMatching: Sendable {
         /// Why the route cannot be matched (it has no geometry).
         var unusable: String?
         var lastFixTime: Double?
+        /// The last whole second checked for a lost signal (by `tick` or a fix's catch-up).
+        var lastTick: Double?
     }
 
     private let state = Mutex(State())
@@ -54,7 +58,9 @@ final class PositionMatching: Sendable {
         }
     }
 
-    /// Filters and matches one fix.
+    /// Filters and matches one fix. Whole seconds without a fix since the last one are caught up
+    /// first (as `tick` would have, on the fixes' clock), so that a trace replayed faster than
+    /// real time is matched as it was driven.
     func match(_ fix: Position) throws(ProtocolError) -> Outcome {
         try checkReady()
         return state.withLock { state in
@@ -62,20 +68,38 @@ final class PositionMatching: Sendable {
             guard let clean = state.filter.accept(fix) else {
                 let reason = state.filter.rejected.first { before[$0.key, default: 0] < $0.value }?.key
                 return Outcome(
-                    progress: nil, events: [], state: state.matcher?.state ?? .searching, rejection: reason,
+                    progress: nil, gap: [], events: [], state: state.matcher?.state ?? .searching,
+                    rejection: reason,
                     isOutlier: false)
             }
-            state.lastFixTime = clean.time
             guard var matcher = state.matcher else {
-                return Outcome(progress: nil, events: [], state: .searching, rejection: nil, isOutlier: false)
+                return Outcome(
+                    progress: nil, gap: [], events: [], state: .searching, rejection: nil, isOutlier: false)
             }
+            var gap: [RouteProgress] = []
+            var events: [RouteMatcher.Event] = []
+            if let last = state.lastFixTime {
+                var second = (max(last, state.lastTick ?? last) + 1).rounded(.down)
+                while second < clean.time, second - last <= Self.longestCatchUp {
+                    events += matcher.noFix(at: second)
+                    if matcher.state == .onRoute, let progress = matcher.progress(at: second) {
+                        gap.append(progress)
+                    }
+                    state.lastTick = second
+                    second += 1
+                }
+            }
+            state.lastFixTime = clean.time
             let update = matcher.update(clean)
             state.matcher = matcher
             return Outcome(
-                progress: update.progress, events: update.events, state: matcher.state, rejection: nil,
-                isOutlier: update.isOutlier)
+                progress: update.progress, gap: gap, events: events + update.events, state: matcher.state,
+                rejection: nil, isOutlier: update.isOutlier)
         }
     }
+
+    /// Most seconds of a gap between two fixes caught up (a longer one is a new drive).
+    static let longestCatchUp = 600.0
 
     /// With no fix for a second or more: the events of a lost signal, and progress carried
     /// forward at the last speed (dead reckoning, as long as the matcher allows).
@@ -86,7 +110,8 @@ final class PositionMatching: Sendable {
             }
             let events = matcher.noFix(at: time)
             state.matcher = matcher
-            return (events, matcher.progress(at: time))
+            state.lastTick = time.rounded(.down)
+            return (events, matcher.state == .onRoute ? matcher.progress(at: time) : nil)
         }
     }
 }

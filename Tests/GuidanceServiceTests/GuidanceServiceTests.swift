@@ -122,18 +122,17 @@ import VoiceGuidanceTesting
         let harness = try ServiceHarness()
         let events = EventCollector()
         _ = try await harness.send(#"{"cmd":"subscribe"}"#, from: events)
-        _ = try await harness.send(ServiceHarness.routeLine(Self.fixture))
         #expect(
             try await harness.send(#"{"cmd":"mode","mode":"alerts_only"}"#).string("mode") == "alerts_only")
-        for line in try Self.driveLines() { _ = try await harness.send(line) }
-        await harness.service.settle()
-        #expect(harness.synthesizer.spokenTexts.isEmpty)
-        #expect(events.events.contains { $0.string("reason") == "alerts_only" })
         let reply = try await harness.send(
             #"{"cmd":"announce","text":"Speed camera ahead","priority":"important"}"#)
         #expect(reply.string("outcome") == "spoken")
+        _ = try await harness.send(ServiceHarness.routeLine(Self.fixture))
+        for line in try Self.driveLines() { _ = try await harness.send(line) }
         await harness.service.waitUntilIdle()
         #expect(harness.synthesizer.spokenTexts == ["Speed camera ahead"])
+        #expect(events.events.contains { $0.string("reason") == "alerts_only" })
+        #expect(try await harness.send(#"{"cmd":"repeat"}"#)["said"] == .bool(true))
     }
 
     @Test func notificationIsDroppedWhileSomethingIsSaid() async throws {

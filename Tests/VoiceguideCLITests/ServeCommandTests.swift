@@ -267,6 +267,46 @@ final class Daemon {
         #expect(daemon.stop() == 0)
     }
 
+    @Test func promptsThroughTheSocketAreThoseOfDriveTrace() throws {
+        let route = try Route.decode(from: Data(contentsOf: Self.fixture))
+        var configuration = MotionConfiguration()
+        configuration.outageDuration = 0
+        configuration.outlierProbability = 0
+        let motion = RealisticMotion(
+            route: route, line: try RouteLine(route: route), seed: 8, configuration: configuration)
+        let fixes = SimulatedReceiver(motion: motion, seed: 8, configuration: configuration).fixes.map {
+            fix in
+            var dated = fix
+            dated.time += 1_764_547_200
+            return dated
+        }
+        let daemon = try Daemon(["--sink", "null"])
+        #expect(daemon.waitUntilListening())
+        let trace = daemon.folder.appendingPathComponent("drive.json")
+        try TraceWriter.write(fixes, as: .gpsdJSON).write(to: trace, atomically: true, encoding: .utf8)
+
+        let drive = try CommandRunner().run(["drive", Self.fixture.path, "--trace", trace.path, "--json"])
+        #expect(drive.status == 0, "\(drive.stderr)")
+        let expected = try drive.stdout.split(separator: "\n").map { try JSONValue.parse(Data($0.utf8)) }
+            .filter { $0["event"] == .string("prompt") }
+            .map { ($0["text"]?.serialized ?? "", Self.number($0["time_s"])) }
+        let (status, messages) = try Self.replay(trace, on: daemon)
+        #expect(status == 0)
+        let latency = AnnouncementTiming().outputLatency
+        let spoken = messages.filter { $0["event"] == .string("spoke") }
+            .map { ($0["text"]?.serialized ?? "", Self.number($0["time"]) + latency) }
+        #expect(expected.count >= 4)
+        #expect(spoken.map(\.0) == expected.map(\.0), "socket: \(spoken)\ndrive: \(expected)")
+        for (heard, wanted) in zip(spoken, expected) {
+            #expect(abs(heard.1 - wanted.1) <= 0.1, "\(heard) vs \(wanted)")
+        }
+        #expect(daemon.stop() == 0)
+    }
+
+    static func number(_ value: JSONValue?) -> Double {
+        if case .number(let number)? = value { number } else { .nan }
+    }
+
     @Test func pythonClientReplaysATraceThroughTheSocket() throws {
         let output = try CommandRunner.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: output) }
