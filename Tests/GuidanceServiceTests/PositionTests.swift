@@ -93,6 +93,20 @@ extension JSONValue {
         #expect(events.names.contains("gps_recovered"), "\(events.names)")
     }
 
+    @Test func aGapInTheFixesIsASignalLostEvenWhenReplayedFast() async throws {
+        let harness = try ServiceHarness()
+        let events = EventCollector()
+        _ = try await harness.send(#"{"cmd":"subscribe"}"#, from: events)
+        _ = try await harness.send(ServiceHarness.routeLine(Self.fixture))
+        var lines = try Self.positionLines()
+        lines.removeSubrange(50..<70)
+        for line in lines.prefix(80) { _ = try await harness.send(line) }
+        #expect(events.names.contains("gps_lost"), "\(events.names)")
+        #expect(events.names.contains("gps_recovered"), "\(events.names)")
+        let lost = events.names.firstIndex(of: "gps_lost") ?? 0
+        #expect(events.names.firstIndex(of: "gps_recovered").map { $0 > lost } == true)
+    }
+
     @Test func aRouteWithoutGeometryTakesProgressButNotPositions() async throws {
         let harness = try ServiceHarness()
         let document = try JSONValue.parse(Data(contentsOf: TestFixtures.directions(Self.fixture))).removing(
