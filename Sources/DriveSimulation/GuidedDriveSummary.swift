@@ -53,6 +53,7 @@ public struct GuidedDriveSummary: Sendable, Equatable {
                     if track[cursor].speed < 0.5 && track[cursor].along > 1 { lastStop = track[cursor].time }
                     cursor += 1
                 }
+                // A maneuver the track never reaches is not judged (its prompts get no timing).
                 guard cursor < track.count else { break }
                 passes[Key(leg: span.legIndex, step: span.stepIndex)] = (
                     track[cursor].time, lastStop, span.along
@@ -65,9 +66,9 @@ public struct GuidedDriveSummary: Sendable, Equatable {
             let here = place(at: time)
             return PromptRecord(
                 timeS: time, leg: prompt.legIndex, step: prompt.stepIndex, tier: prompt.tier,
-                text: prompt.instruction.text, distanceM: pass.map { $0.along - here.along } ?? .nan,
+                text: prompt.instruction.text, distanceM: pass.map { $0.along - here.along } ?? 0,
                 speedMps: here.speed, durationS: length,
-                endsBeforeManeuverS: pass.map { $0.time - time - length } ?? .infinity,
+                endsBeforeManeuverS: pass.map { $0.time - time - length } ?? 0,
                 spokenDistanceM: prompt.spokenDistance, ssml: prompt.instruction.ssml)
         }
 

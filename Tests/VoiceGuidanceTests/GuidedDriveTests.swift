@@ -47,3 +47,14 @@ import VoiceGuidance
         #expect(braking.finalInWindow > naive.finalInWindow)
     }
 }
+
+@Suite struct AlertPhraseTests {
+    @Test(arguments: ["en", "fr", "de", "es"])
+    func everyPhraseBookHasTheAlerts(language: String) throws {
+        let book = try PhraseBook.load(directory: RoutingSupport.phrasesFolder, language: language)
+        let alerts = try #require(book.alerts)
+        let texts = [alerts.offRoute, alerts.backOnRoute, alerts.gpsLost, alerts.gpsRecovered]
+        #expect(Set(texts).count == 4)
+        #expect(texts.allSatisfy { !$0.isEmpty })
+    }
+}

@@ -671,7 +671,8 @@ public struct AnnouncementScheduler {
     }
 
     private func leadOf(_ index: Int) -> Double {
-        stepOf(index).maneuver.type == .arrive ? timing.arrivalLead : timing.finalLead
+        stepOf(index).maneuver.type == .arrive
+            ? timing.arrivalLead : timing.expectsBraking ? timing.brakingFinalLead : timing.finalLead
     }
 
     /// The server's final prompt for a maneuver: the last of the previous step's instructions

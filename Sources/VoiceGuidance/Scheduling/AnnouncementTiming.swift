@@ -64,6 +64,9 @@ public struct AnnouncementTiming: Sendable, Equatable {
     /// the maneuver's expected speed, not distance / speed. Off for the idealised vehicle of
     /// `drive --motion constant`, which never brakes.
     public var expectsBraking = false
+    /// Final prompt's lead when braking is expected (measured on realistic drives: the braking
+    /// prediction leaves prompts ending on average later in the 2.5–6 s window than at constant speed).
+    public var brakingFinalLead = 3.8
     /// Braking expected before a maneuver, m/s².
     public var brakingDeceleration = 2.0
     /// Speed expected through a maneuver by its angle: up to each angle (degrees), this speed (m/s).
