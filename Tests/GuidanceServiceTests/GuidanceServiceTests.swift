@@ -157,8 +157,8 @@ import VoiceGuidanceTesting
         _ = try await harness.send(ServiceHarness.routeLine(Self.fixture))
         for line in try Self.driveLines(seconds: 12) { _ = try await harness.send(line) }
         harness.clock.advance(by: 20)
-        let before = harness.synthesizer.spokenTexts.count
         await harness.service.waitUntilIdle()
+        let before = harness.synthesizer.spokenTexts.count
         let reply = try await harness.send(#"{"id":9,"cmd":"repeat"}"#)
         await harness.service.waitUntilIdle()
         #expect(reply["said"] == .bool(true), "\(reply.serialized)")
