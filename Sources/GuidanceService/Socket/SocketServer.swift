@@ -90,7 +90,16 @@ public final class SocketServer: Sendable {
         guard wasRunning else { return }
         wakeUp()
         stopped.wait()
-        let state = control.withLock { $0 }
+        // Forget the descriptors under the lock before closing them: a late `wakeUp` (a
+        // connection's task finishing) must never write to a number the system has reused.
+        let state = control.withLock { control in
+            defer {
+                control.listenFD = -1
+                control.wakeRead = -1
+                control.wakeWrite = -1
+            }
+            return control
+        }
         SocketCalls.close(state.listenFD)
         if let inode = state.inode, SocketCalls.inode(of: path) == inode { SocketCalls.unlink(path) }
         SocketCalls.close(state.wakeRead)
@@ -99,9 +108,11 @@ public final class SocketServer: Sendable {
 
     private var isRunning: Bool { control.withLock { $0.isRunning } }
 
+    /// Wakes the poll loop; writes under the lock, so never after `stop` closed the pipe.
     private func wakeUp() {
-        let fd = control.withLock { $0.wakeWrite }
-        if fd >= 0 { SocketCalls.wake(fd) }
+        control.withLock { control in
+            if control.wakeWrite >= 0 { SocketCalls.wake(control.wakeWrite) }
+        }
     }
 
     // MARK: The poll loop
