@@ -1,7 +1,7 @@
 # VoiceGuidance: `make test` and `make run` each work alone on a bare Debian 12 machine with Swift.
 SWIFT ?= swift
 APT_PACKAGES := libespeak-ng-dev espeak-ng-data espeak-ng libasound2-dev alsa-utils pkg-config \
-  libpulse-dev pulseaudio pulseaudio-utils gpsd gpsd-clients
+  libpulse-dev pulseaudio pulseaudio-utils gpsd gpsd-clients python3
 BUILD_DIR := build
 # Fuzz targets (Fuzz/Targets/NAME.swift) and how long `make fuzz` runs each, in seconds.
 FUZZ_TARGETS := $(sort $(basename $(notdir $(wildcard Fuzz/Targets/*.swift))))

@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "ALSABackend", targets: ["ALSABackend"]),
         .library(name: "DriveSimulation", targets: ["DriveSimulation"]),
         .library(name: "PulseBackend", targets: ["PulseBackend"]),
+        .library(name: "GuidanceService", targets: ["GuidanceService"]),
         .executable(name: "voiceguide", targets: ["voiceguide"]),
     ],
     targets: [
@@ -42,15 +43,21 @@ let package = Package(
         .target(name: "ALSABackend", dependencies: ["VoiceGuidance", "CALSA"], swiftSettings: strict),
         .target(name: "PulseBackend", dependencies: ["VoiceGuidance", "CPulse"], swiftSettings: strict),
 
+        // The guidance daemon's protocol and Unix socket server (libc only, no C library).
+        .target(name: "GuidanceService", dependencies: ["VoiceGuidance"], swiftSettings: strict),
+
         // The command line and the benchmarks.
         .executableTarget(
             name: "voiceguide",
-            dependencies: ["VoiceGuidance", "DriveSimulation", "ESpeakBackend", "ALSABackend", "PulseBackend"],
+            dependencies: [
+                "VoiceGuidance", "DriveSimulation", "ESpeakBackend", "ALSABackend", "PulseBackend", "GuidanceService",
+            ],
             swiftSettings: strict),
         .executableTarget(
             name: "voiceguide-bench",
             dependencies: [
                 "VoiceGuidance", "VoiceGuidanceTesting", "DriveSimulation", "ESpeakBackend", "ALSABackend", "CEspeakNG",
+                "GuidanceService",
             ],
             exclude: ["intelligibility.py"],
             swiftSettings: strict),
@@ -71,7 +78,12 @@ let package = Package(
             dependencies: ["PulseBackend", "ESpeakBackend", "VoiceGuidance", "VoiceGuidanceTesting"],
             swiftSettings: strict),
         .testTarget(
-            name: "VoiceguideCLITests", dependencies: ["VoiceGuidance", "VoiceGuidanceTesting"],
+            name: "GuidanceServiceTests",
+            dependencies: ["GuidanceService", "VoiceGuidance", "VoiceGuidanceTesting"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "VoiceguideCLITests",
+            dependencies: ["VoiceGuidance", "VoiceGuidanceTesting", "GuidanceService"],
             swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]

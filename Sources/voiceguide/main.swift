@@ -13,6 +13,7 @@ import Foundation
 let commands: [any Command.Type] = [
     SpeakCommand.self, RenderCommand.self, RenderRouteCommand.self, DriveCommand.self,
     NavigateCommand.self, CheckCommand.self, ExplainCommand.self, VoicesCommand.self, DevicesCommand.self,
+    ServeCommand.self, CtlCommand.self,
 ]
 
 @MainActor func mainUsage() -> String {

@@ -1,0 +1,54 @@
+import VoiceGuidance
+
+/// `position`: GPS fixes matched to the route (`PositionMatching`), then queued as progress.
+extension GuidanceService {
+    /// Matches a fix and queues the progress it gives (any thread: the poll thread answers it).
+    nonisolated func position(_ fix: PositionFix) throws(ProtocolError) -> [(String, JSONValue)] {
+        try matching.checkReady()
+        let time = clock.stamp(fix.time)
+        let outcome = try matching.match(
+            Position(
+                latitude: fix.latitude, longitude: fix.longitude, time: time, speed: fix.speed,
+                course: fix.course,
+                horizontalAccuracy: fix.accuracy))
+        announce(outcome.events)
+        for carried in outcome.gap { try progressQueue.submit(carried) }
+        var fields: [(String, JSONValue)] = [
+            ("time", .number(ProtocolMessage.rounded(time))), ("state", .string(outcome.state.rawValue)),
+        ]
+        if let progress = outcome.progress {
+            try progressQueue.submit(progress)
+            fields += [
+                ("leg", .number(Double(progress.legIndex))), ("step", .number(Double(progress.stepIndex))),
+                ("distance_remaining", .number(ProtocolMessage.rounded(progress.distanceRemaining))),
+            ]
+        }
+        if outcome.isOutlier { fields.append(("outlier", .bool(true))) }
+        if let rejection = outcome.rejection { fields.append(("rejected", .string(rejection.rawValue))) }
+        return fields
+    }
+
+    /// Without fixes: tells subscribers the signal is lost and carries the progress forward.
+    public func tick() {
+        let result = matching.tick(at: clock.now)
+        announce(result.events)
+        if let progress = result.progress { try? progressQueue.submit(progress) }
+    }
+
+    /// Sends route-matching events to the subscribers.
+    nonisolated func announce(_ events: [RouteMatcher.Event]) {
+        for event in events { subscribers.broadcast(ProtocolMessage.event(event.rawValue)) }
+    }
+
+    /// Starts the once-a-second check for a lost signal (once).
+    func startTicking() {
+        guard ticker == nil else { return }
+        ticker = Task { [weak self] in
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .seconds(1))
+                guard let service = self else { return }
+                await service.tick()
+            }
+        }
+    }
+}
