@@ -104,11 +104,13 @@ import VoiceGuidanceTesting
             "\(file.path):2:33: warning: <say-as>: cannot read",
             "\(file.path):3:22: warning: <voice name=\"Joanna\">",
             "\(file.path):4:23: warning: pitch -25 is outside eSpeak NG's 0–99",
+            // The 400 digits as words are one clause too long for eSpeak NG: render cuts it.
+            "\(file.path): warning: text with no clause break for more than 150 bytes was cut",
         ]
         let check = try cli.run(["check", file.path])
         #expect(check.status == 0, "\(check.stderr)")
         let checked = check.stdout.split(separator: "\n").map(String.init)
-        #expect(checked.count == 3, "\(check.stdout)")
+        #expect(checked.count == 4, "\(check.stdout)")
         for (line, prefix) in zip(checked, expected) { #expect(line.hasPrefix(prefix), "\(line)") }
 
         let render = try cli.run(["render", "-o", folder.appendingPathComponent("w.wav").path, file.path])
