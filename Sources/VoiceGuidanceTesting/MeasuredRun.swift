@@ -52,7 +52,7 @@ public struct MeasuredRun: Sendable {
     }
 
     /// `VmHWM` of a running process in bytes (0 once it has exited).
-    private static func highWaterMark(of pid: pid_t) -> Int {
+    public static func highWaterMark(of pid: pid_t) -> Int {
         guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
             let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") })
         else { return 0 }
