@@ -12,13 +12,14 @@ final class Daemon {
     private let errors = Pipe()
 
     /// Starts the daemon with `arguments` after `serve --socket …`; `prefix` runs it through
-    /// another program (`setpriv` to change its user).
+    /// another program (`setpriv` to change its user); `executable` replaces the built binary.
     init(
-        _ arguments: [String], prefix: [String] = [], environment: [String: String] = [:], folder: URL? = nil
+        _ arguments: [String], prefix: [String] = [], environment: [String: String] = [:], folder: URL? = nil,
+        executable: String? = nil
     ) throws {
         self.folder = try folder ?? CommandRunner.temporaryFolder()
         socket = self.folder.appendingPathComponent("voiceguide.sock").path
-        let executable = try CommandRunner().executable.path
+        let executable = try executable ?? CommandRunner().executable.path
         let command = [executable, "serve", "--socket", socket] + arguments
         process.executableURL = URL(fileURLWithPath: prefix.isEmpty ? executable : prefix[0])
         process.arguments = prefix.isEmpty ? Array(command.dropFirst()) : Array(prefix.dropFirst()) + command
@@ -199,8 +200,18 @@ final class Daemon {
     @Test func otherUsersAreRefusedUnlessTheirGroupIsOpened() throws {
         let folder = try CommandRunner.temporaryFolder()
         chmod(folder.path, 0o777)
+        // The clone may sit in a folder only root can enter (mktemp -d is 0700): `nobody` runs a
+        // copy of the binary and the voices from the test's own world-readable folder.
+        let binary = folder.appendingPathComponent("voiceguide")
+        try FileManager.default.copyItem(at: try CommandRunner().executable, to: binary)
+        let voices = folder.appendingPathComponent("Voices")
+        try FileManager.default.copyItem(
+            at: TestFixtures.packageRoot().appendingPathComponent("Voices"), to: voices)
         let asNobody = ["/usr/bin/setpriv", "--reuid=nobody", "--regid=nogroup", "--groups=0"]
-        let daemon = try Daemon(["--sink", "null"], prefix: asNobody, folder: folder)
+        let environment = ["VOICEGUIDE_VOICES": voices.path]
+        let daemon = try Daemon(
+            ["--sink", "null"], prefix: asNobody, environment: environment, folder: folder,
+            executable: binary.path)
         #expect(daemon.waitUntilListening())
         // This test runs as root: a different user from the daemon's.
         let refused = try daemon.client().readMessage(timeout: 10)
@@ -208,7 +219,9 @@ final class Daemon {
             refused?["error"]?["code"] == .string("permission_denied"), "\(refused?.serialized ?? "nothing")")
         #expect(daemon.stop() == 0, "\(daemon.stderr)")
 
-        let shared = try Daemon(["--sink", "null", "--group", "root"], prefix: asNobody, folder: folder)
+        let shared = try Daemon(
+            ["--sink", "null", "--group", "root"], prefix: asNobody, environment: environment, folder: folder,
+            executable: binary.path)
         #expect(shared.waitUntilListening())
         let attributes = try FileManager.default.attributesOfItem(atPath: shared.socket)
         #expect((attributes[.posixPermissions] as? Int) == 0o660)
