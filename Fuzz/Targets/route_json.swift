@@ -1,6 +1,7 @@
 // Fuzz target: route JSON bytes through the decoder and its checks, then every step's phrases
-// in every language and unit system, and (for short routes) a whole simulated drive, as
-// `drive` and `render-route` read a user's route.
+// in every language and unit system and the routed drive time, as `drive` and `render-route`
+// read a user's route. (The simulated drive lives in the DriveSimulation module since it left
+// the core; this target compiles the core only.)
 // fuzz-seeds: Tests/Fixtures/directions
 // fuzz-max-len: 16384
 // fuzz-timeout: 20
@@ -13,9 +14,6 @@ private let builders: [PhraseBuilder] = ["en", "fr", "de", "es"].flatMap { langu
     return UnitSystem.allCases.map { PhraseBuilder(book: book, units: $0) }
 }
 
-/// The longest drive simulated per input, in simulated seconds (one scheduler update each).
-private let longestDrive = 900.0
-
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzRouteJSON(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     let data = Data(bytes: bytes, count: count)
@@ -24,13 +22,7 @@ public func fuzzRouteJSON(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CInt {
         for builder in builders {
             speakSteps(of: route, with: builder)
         }
-        let motion = DriveMotion(route: route, speed: .route)
-        if motion.totalTime <= longestDrive {
-            let drive = DriveSimulator(
-                route: route, phrases: builders[0], speed: .route, gpsNoise: 5,
-                durationOf: { instruction in Double(instruction.text.count) / 15 })
-            _ = drive.run()
-        }
+        _ = route.routedDriveTime
     }
     return 0
 }
