@@ -212,8 +212,8 @@ import VoiceGuidanceTesting
         var stderr: String
     }
 
-    /// Runs `voiceguide ARGS < INPUT` and measures its peak memory (its `VmHWM`, polled as
-    /// `MeasuredRun` does: `wait4`'s `ru_maxrss` would include this test process's own size), with
+    /// Runs `voiceguide ARGS < INPUT` through `MeasuredRun` (its peak `VmHWM`; `wait4`'s
+    /// `ru_maxrss` would include this test process's own size), with
     /// 1 GB of address space at most (`ulimit -v`), so that a regression fails instead of
     /// filling the machine. (At 200 MB of address space the Swift runtime slows to seconds.)
     func runBounded(_ arguments: [String], stdin input: String) throws -> Measured {
@@ -227,22 +227,12 @@ import VoiceGuidanceTesting
         let command =
             "ulimit -v 1048576; VOICEGUIDE_VOICES='\(voices)' exec \(quoted.joined(separator: " ")) "
             + "< '\(input)' > '\(errors)' 2>&1"
-        var pid: pid_t = 0
-        let arguments: [String] = ["/bin/sh", "-c", command]
-        let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-        defer { for pointer in argv { free(pointer) } }
-        #expect(posix_spawn(&pid, "/bin/sh", nil, nil, argv, environ) == 0)
-        var status: Int32 = 0
-        var peak = 0
-        while true {
-            peak = max(peak, MeasuredRun.highWaterMark(of: pid))
-            let waited = waitpid(pid, &status, WNOHANG)
-            if waited == pid || (waited < 0 && errno != EINTR) { break }
-            usleep(2_000)
-        }
-        let exit = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+        let run = try MeasuredRun.run(
+            URL(fileURLWithPath: "/bin/sh"), ["-c", command], environment: ProcessInfo.processInfo.environment
+        )
         let stderr = (try? String(contentsOfFile: errors, encoding: .utf8)) ?? ""
-        return Measured(status: exit, maxResidentMB: Double(peak) / 1_048_576, stderr: stderr)
+        return Measured(
+            status: run.status, maxResidentMB: Double(run.maxResidentBytes) / 1_048_576, stderr: stderr)
     }
 
     @Test(arguments: [
