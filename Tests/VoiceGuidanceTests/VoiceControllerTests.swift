@@ -215,6 +215,66 @@ struct ControllerDrive {
         #expect(synthesizer.spokenTexts == ["Head east on Road 0", "Speed camera ahead"])
     }
 
+    /// Prompts built during an update (an approach with its distance in it) are timed on the
+    /// length the synthesizer measures, not on the estimate: the controller decides every prompt
+    /// at the same update as a scheduler that knows every length (as `drive --trace` does).
+    @Test func decidesOnTheRealLengthsOfPromptsBuiltDuringAnUpdate() async throws {
+        let renderer = RecordingRenderer(secondsPerCharacter: 0.1)  // longer than the estimate
+        let real: @Sendable (SpokenInstruction) -> Double = {
+            renderer.duration(of: Utterance(text: $0.text))
+        }
+        let clock = ManualClock()
+        let controller = VoiceController(
+            route: Self.route, synthesizer: RecordingSynthesizer(renderer: renderer),
+            phrases: try RoutingSupport.builder(), clock: clock, usesServerInstructions: false)
+        let log = EventLog()
+        await controller.setOnEvent { log.append($0) }
+        var knowing = AnnouncementScheduler(
+            route: Self.route, phrases: try RoutingSupport.builder(), usesServerInstructions: false,
+            durationOf: real)
+        var estimating = AnnouncementScheduler(
+            route: Self.route, phrases: try RoutingSupport.builder(), usesServerInstructions: false,
+            durationOf: RoutingSupport.estimate)
+        var expected: [String] = []
+        var estimated: [String] = []
+        for second in 1...272 {
+            let time = Double(second)
+            let position = 13.9 * time
+            let ends = [1500.0, 3000, 3800]
+            let step = ends.firstIndex { position < $0 } ?? 2
+            let progress = RouteProgress(
+                time: time, legIndex: 0, stepIndex: step, distanceRemaining: ends[step] - position,
+                speed: 13.9)
+            clock.set(time)
+            await controller.update(progress)
+            await controller.waitUntilIdle()
+            expected += Self.spoken(knowing.update(progress), at: time, by: &knowing)
+            estimated += Self.spoken(estimating.update(progress), at: time, by: &estimating)
+        }
+        let heard = log.events.compactMap { event -> String? in
+            if case .spoke(let prompt) = event { "\(prompt.time) \(prompt.instruction.text)" } else { nil }
+        }
+        #expect(expected.count >= 6)
+        #expect(estimated != expected, "the estimate would time some prompt differently")
+        #expect(heard == expected)
+    }
+
+    /// "TIME TEXT" of the prompts a scheduler decided to speak; their speech ends at once (as the
+    /// recording synthesizer's does, which the controller reports to its scheduler).
+    private static func spoken(
+        _ decisions: [AnnouncementDecision], at time: Double, by scheduler: inout AnnouncementScheduler
+    ) -> [String] {
+        let texts = decisions.compactMap { decision -> String? in
+            if case .speak(let prompt, _) = decision {
+                "\(prompt.time) \(prompt.instruction.text)"
+            } else {
+                nil
+            }
+        }
+        if !texts.isEmpty { scheduler.speechDidFinish(at: time) }
+        return texts
+    }
+
     @Test func repeatGivesAFreshDistance() async throws {
         var drive = try ControllerDrive(Self.route)
         await drive.drive(speed: 13.9, until: 700)

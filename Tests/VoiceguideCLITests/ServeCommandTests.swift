@@ -280,14 +280,15 @@ final class Daemon {
         #expect(daemon.stop() == 0)
     }
 
-    @Test func promptsThroughTheSocketAreThoseOfDriveTrace() throws {
+    @Test(arguments: [8, 3, 21] as [UInt64])
+    func promptsThroughTheSocketAreThoseOfDriveTrace(seed: UInt64) throws {
         let route = try Route.decode(from: Data(contentsOf: Self.fixture))
         var configuration = MotionConfiguration()
         configuration.outageDuration = 0
         configuration.outlierProbability = 0
         let motion = RealisticMotion(
-            route: route, line: try RouteLine(route: route), seed: 8, configuration: configuration)
-        let fixes = SimulatedReceiver(motion: motion, seed: 8, configuration: configuration).fixes.map {
+            route: route, line: try RouteLine(route: route), seed: seed, configuration: configuration)
+        let fixes = SimulatedReceiver(motion: motion, seed: seed, configuration: configuration).fixes.map {
             fix in
             var dated = fix
             dated.time += 1_764_547_200
@@ -310,14 +311,10 @@ final class Daemon {
             .map { ($0["text"]?.serialized ?? "", Self.number($0["time"]) + latency) }
         #expect(expected.count >= 4)
         #expect(spoken.map(\.0) == expected.map(\.0), "socket: \(spoken)\ndrive: \(expected)")
-        // Known since the 200 ms prompt tail and the live fix feed were merged: one approach
-        // prompt ("In 600 feet, turn right onto Market Street") comes one fix (1 s) later through
-        // the socket than in `drive --trace`; the texts and order above still match. Open in
-        // issue 11's note: find which prompt length the two paths see differently.
-        withKnownIssue("one prompt one fix later through the socket", isIntermittent: true) {
-            for (heard, wanted) in zip(spoken, expected) {
-                #expect(abs(heard.1 - wanted.1) <= 0.1, "\(heard) vs \(wanted)")
-            }
+        // Each prompt at the fix that triggered it: the controller measures a prompt built during
+        // an update (an approach with its distance) before deciding, as `drive --trace` does.
+        for (heard, wanted) in zip(spoken, expected) {
+            #expect(abs(heard.1 - wanted.1) <= 0.1, "\(heard) vs \(wanted)")
         }
         #expect(daemon.stop() == 0)
     }

@@ -104,6 +104,7 @@ public actor VoiceController {
     /// Takes a progress update: prepares upcoming prompts, then speaks what is due.
     public func update(_ progress: RouteProgress) async {
         await prepareUpcoming()
+        await measureUnknownLengths(for: progress)
         let decisions = scheduler.update(progress)
         await act(on: decisions)
     }
@@ -167,6 +168,33 @@ public actor VoiceController {
         }
     }
 
+    /// Most rounds of `measureUnknownLengths` per update (each real length can change the text
+    /// the scheduler builds next: an approach's distance is rounded from when it is heard).
+    private static let measuringRounds = 3
+
+    /// Makes the scheduler decide on real lengths: prompts built during the update (an approach
+    /// with its distance, not known in advance) are found by a trial update on a copy of the
+    /// scheduler, and their lengths asked of the synthesizer (rendering them), before the real one.
+    private func measureUnknownLengths(for progress: RouteProgress) async {
+        for _ in 0..<Self.measuringRounds {
+            var trial = scheduler
+            durations.startRecordingMisses()
+            _ = trial.update(progress)
+            let missing = durations.stopRecordingMisses()
+            guard !missing.isEmpty else { return }
+            await synthesizer.prepare(missing)
+            for instruction in missing {
+                let measured = try? await synthesizer.duration(of: instruction)
+                if let seconds = measured, seconds.isFinite, seconds >= 0 {
+                    durations.store(seconds, for: instruction)
+                } else {
+                    // Not measurable: the estimate stands (and is not asked for again).
+                    durations.store(durations.estimate(instruction), for: instruction)
+                }
+            }
+        }
+    }
+
     private func act(on decisions: [AnnouncementDecision], isRepeat: Bool = false) async {
         for decision in decisions {
             emit(.decided(decision))
@@ -225,8 +253,14 @@ public actor VoiceController {
 
 /// Real prompt lengths as the synthesizer reported them, with an estimate for the others.
 final class DurationCache: Sendable {
+    private struct Misses {
+        var isRecording = false
+        var keys: Set<PromptKey> = []
+        var instructions: [SpokenInstruction] = []
+    }
     private let known = Locked<[PromptKey: Double]>([:])
-    private let estimate: @Sendable (SpokenInstruction) -> Double
+    private let misses = Locked(Misses())
+    let estimate: @Sendable (SpokenInstruction) -> Double
 
     init(estimate: @escaping @Sendable (SpokenInstruction) -> Double) { self.estimate = estimate }
 
@@ -239,6 +273,24 @@ final class DurationCache: Sendable {
     }
 
     func duration(of instruction: SpokenInstruction) -> Double {
-        known.withLock { $0[PromptKey(instruction)] } ?? estimate(instruction)
+        let key = PromptKey(instruction)
+        if let seconds = known.withLock({ $0[key] }) { return seconds }
+        misses.withLock { misses in
+            if misses.isRecording, misses.keys.insert(key).inserted {
+                misses.instructions.append(instruction)
+            }
+        }
+        return estimate(instruction)
+    }
+
+    /// Starts noting the prompts asked for whose length is not known.
+    func startRecordingMisses() { misses.withLock { $0 = Misses(isRecording: true) } }
+
+    /// Stops noting, and returns the prompts noted.
+    func stopRecordingMisses() -> [SpokenInstruction] {
+        misses.withLock { misses in
+            defer { misses = Misses() }
+            return misses.instructions
+        }
     }
 }
