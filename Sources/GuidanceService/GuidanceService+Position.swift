@@ -2,8 +2,25 @@ import VoiceGuidance
 
 /// `position`: GPS fixes matched to the route (`PositionMatching`), then queued as progress.
 extension GuidanceService {
-    /// Matches a fix and queues the progress it gives (any thread: the poll thread answers it).
+    /// A client's `position`: matched and queued, unless the daemon reads positions itself.
     nonisolated func position(_ fix: PositionFix) throws(ProtocolError) -> [(String, JSONValue)] {
+        if configuration.readsOwnPositions {
+            throw ProtocolError(
+                .positionsFromGPSD,
+                "this daemon reads positions from gpsd (serve --gpsd); send a route, or progress, not positions"
+            )
+        }
+        return try match(fix)
+    }
+
+    /// A fix from the daemon's own GPS source (`serve --gpsd`, any thread): matched and queued as
+    /// a client's `position` would be; dropped while there is no route to match it on.
+    public nonisolated func receive(_ fix: PositionFix) {
+        _ = try? match(fix)
+    }
+
+    /// Matches a fix and queues the progress it gives (any thread: the poll thread answers it).
+    nonisolated func match(_ fix: PositionFix) throws(ProtocolError) -> [(String, JSONValue)] {
         try matching.checkReady()
         let time = clock.stamp(fix.time)
         let outcome = try matching.match(

@@ -18,15 +18,20 @@ public actor GuidanceService {
         /// The timing model: a real car brakes before a maneuver (`expectsBraking`), as in
         /// `drive --trace`.
         public var timing: AnnouncementTiming
+        /// True when the daemon reads positions itself (`serve --gpsd`, through `receive`):
+        /// clients' `position` requests are then refused (`positions_from_gpsd`).
+        public var readsOwnPositions: Bool
 
         public init(
             limits: ProtocolLimits = ProtocolLimits(), programVersion: String,
-            usesServerInstructions: Bool = true, timing: AnnouncementTiming = Configuration.realDriving
+            usesServerInstructions: Bool = true, timing: AnnouncementTiming = Configuration.realDriving,
+            readsOwnPositions: Bool = false
         ) {
             self.limits = limits
             self.programVersion = programVersion
             self.usesServerInstructions = usesServerInstructions
             self.timing = timing
+            self.readsOwnPositions = readsOwnPositions
         }
 
         /// The timing model for a real car: the scheduler expects braking before maneuvers.

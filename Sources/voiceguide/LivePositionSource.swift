@@ -2,6 +2,16 @@ import DriveSimulation
 import Foundation
 import VoiceGuidance
 
+/// Where a live source hands its fixes: `navigate`'s `LiveFixFeed`, `serve --gpsd`'s service.
+protocol LiveFixReceiver: Sendable {
+    /// True once reading should end.
+    var wasStopped: Bool { get }
+    /// Takes a fix received now.
+    func deliverNow(_ position: Position)
+}
+
+extension LiveFixFeed: LiveFixReceiver {}
+
 /// Where `navigate` takes its positions from, read on a thread of its own into a `LiveFixFeed`.
 enum LivePositionSource: Sendable {
     /// gpsd's JSON over TCP, reconnecting with a growing pause when gpsd closes or restarts.
@@ -71,8 +81,8 @@ enum LivePositionSource: Sendable {
 
     /// Watches gpsd, reconnecting after 0.5 s, 1 s, 2 s … (at most `longestRetry`) when the
     /// connection fails or closes; garbage lines are skipped by the reader.
-    private static func readGPSD(
-        host: String, port: Int, into feed: LiveFixFeed, report: @Sendable (String) -> Void
+    static func readGPSD(
+        host: String, port: Int, into feed: some LiveFixReceiver, report: @Sendable (String) -> Void
     ) {
         var pause = 0.5
         while !feed.wasStopped {
@@ -92,7 +102,7 @@ enum LivePositionSource: Sendable {
     }
 
     /// Reads gpsd's reports until the connection closes; returns whether any fix came.
-    private static func watch(_ stream: PositionStream, into feed: LiveFixFeed) -> Bool {
+    private static func watch(_ stream: PositionStream, into feed: some LiveFixReceiver) -> Bool {
         var reader = GPSDReader()
         var lines = LineBuffer(maximumLength: GPSDReader.maximumLineLength)
         var gotFix = false

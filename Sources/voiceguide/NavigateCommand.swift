@@ -140,7 +140,7 @@ extension NavigateCommand {
     }
 
     /// `--name=value` only (so that a bare `--name` stays a flag).
-    private static func optionalValue(_ name: String, in arguments: inout CommandLineArguments) throws
+    static func optionalValue(_ name: String, in arguments: inout CommandLineArguments) throws
         -> String?
     {
         var copy = arguments

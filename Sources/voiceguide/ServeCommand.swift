@@ -9,9 +9,10 @@ enum ServeCommand: Command {
     static let name = "serve"
     static let summary = "run the guidance daemon on a Unix socket (JSON lines, docs/protocol.md)"
     static let usage = """
-        usage: voiceguide serve [--socket PATH] [--device NAME [--realtime] | --output-dir DIR | --sink null]
-                                [--voice ID] [--units metric|imperial] [--group NAME]
-                                [--no-server-instructions]
+        usage: voiceguide serve [--socket PATH] [--sink pulse|alsa|null] [--device NAME [--realtime]]
+                                [--role ROLE] [--server ADDR] [[--sink wav] --output-dir DIR]
+                                [--gpsd [HOST:PORT]] [--voice ID] [--units metric|imperial]
+                                [--group NAME] [--no-server-instructions]
 
         Speaks guidance for the navigation programs that talk to it over a Unix socket: they send
         a route and progress (or positions) and get prompts on the speakers, with mute, repeat and
@@ -20,11 +21,18 @@ enum ServeCommand: Command {
           --socket PATH      the socket (default $XDG_RUNTIME_DIR/voiceguide.sock), mode 0600;
                              a stale one is replaced, a live one is an error
           --group NAME       also let the members of group NAME connect (the socket becomes 0660)
-          --device NAME      play through this ALSA device (default "default")
-          --realtime         pace writes to the audio's own length, for ALSA devices that never
+          --sink KIND        pulse (the sound server, as media.role=navigation: music ducks), alsa,
+                             null (render, discard) or wav (with --output-dir); default: the sound
+                             server when one answers, else ALSA
+          --device NAME      the ALSA PCM (default "default"), or with --sink pulse the server's sink
+          --role ROLE        the sound server stream's media.role (default navigation)
+          --server ADDR      the sound server's address (default: $PULSE_SERVER, then the user's own)
+          --realtime         with ALSA: pace writes to the audio's own length, for devices that never
                              block (the file and null PCMs); a sound card paces itself
           --output-dir DIR   write each prompt to DIR/0001.wav, 0002.wav, … instead of playing
-          --sink null        render the prompts and discard the audio
+          --gpsd [HOST:PORT] read positions from gpsd (default localhost:2947), reconnecting when
+                             it restarts; clients then send a route but no positions (a position
+                             request is answered positions_from_gpsd)
           --voice ID         voice profile to start with (default en-US)
           --units U          metric or imperial (default: the voice's)
           --no-server-instructions   ignore routes' voiceInstructions; build every prompt
@@ -46,8 +54,8 @@ enum ServeCommand: Command {
         let voiceID = try arguments.option("--voice") ?? "en-US"
         let units = try unitSystem(&arguments)
         let usesServer = !arguments.flag("--no-server-instructions")
-        let sink = try makeSink(&arguments)
-        guard try arguments.positionals().isEmpty else { throw UsageError("serve takes no file") }
+        let (sink, sinkSummary) = try makeSink(&arguments)
+        let gpsd = try gpsdAddress(&arguments)
 
         let voice: VoiceProfile
         do { voice = try library.profile(id: voiceID) } catch { throw CommandFailure(error.message) }
@@ -55,7 +63,9 @@ enum ServeCommand: Command {
             renderer: try Engines.espeak(), sink: sink, voice: voice, voices: library.catalog.profiles)
         let service = GuidanceService(
             synthesizer: synthesizer, library: library, voice: voice, units: units,
-            configuration: .init(programVersion: programVersion, usesServerInstructions: usesServer),
+            configuration: .init(
+                programVersion: programVersion, usesServerInstructions: usesServer,
+                readsOwnPositions: gpsd != nil),
             setVoice: { synthesizer.voice = $0 })
         let server = SocketServer(
             path: path, access: access, limits: ProtocolLimits(),
@@ -64,7 +74,9 @@ enum ServeCommand: Command {
             onClose: { await service.disconnected($0) })
         let signals = DaemonSignals()
         do { try server.start() } catch { throw CommandFailure("\(error)") }
-        Console.error("voiceguide serve: listening on \(path) (\(sink.name), voice \(voice.id))")
+        Console.error("voiceguide serve: listening on \(path) (\(sinkSummary), voice \(voice.id))")
+        let positions = ServicePositions(service: service)
+        if let gpsd { positions.follow(host: gpsd.host, port: gpsd.port) }
         for await request in signals.stream {
             guard request == .reload else { break }
             do {
@@ -74,6 +86,7 @@ enum ServeCommand: Command {
                 Console.error("voiceguide serve: reload failed, keeping the old voices: \(error.message)")
             }
         }
+        positions.stop()
         await service.shutDown()
         server.stop()
         try? sink.close()
@@ -81,28 +94,54 @@ enum ServeCommand: Command {
         return ExitStatus.success
     }
 
-    /// The sink chosen by `--device`, `--output-dir` or `--sink` (one of them; ALSA "default" when none).
-    static func makeSink(_ arguments: inout CommandLineArguments) throws -> any AudioSink {
-        let device = try arguments.option("--device")
+    /// The sink: `--output-dir` (one WAV per prompt, `--sink wav`), else as the other commands
+    /// choose it (`SinkChoice`: `--sink`, `--device`, `--role`, `--server`; the sound server when
+    /// one answers, else ALSA); with a line saying which and why.
+    static func makeSink(_ arguments: inout CommandLineArguments) throws -> (any AudioSink, String) {
         let folder = try arguments.option("--output-dir")
-        let kind = try arguments.option("--sink")
         let realTime = arguments.flag("--realtime")
-        guard [device, folder, kind].compactMap({ $0 }).count <= 1 else {
-            throw UsageError("choose one of --device, --output-dir and --sink")
+        var probe = arguments
+        let named = try probe.option("--sink")
+        if try probe.option("--output", "-o") != nil {
+            throw UsageError("serve writes one WAV file per prompt: give --output-dir DIR, not --output")
         }
-        guard !realTime || (folder == nil && kind == nil) else {
-            throw UsageError("--realtime goes with an ALSA --device")
-        }
-        if let kind {
-            guard kind == "null" else { throw UsageError("--sink must be null, not '\(kind)'") }
-            return NullSink()
-        }
-        if let folder {
-            do { return try PromptFileSink(folder: URL(fileURLWithPath: folder)) } catch {
+        if folder != nil || named == "wav" {
+            guard let folder else { throw UsageError("--sink wav needs --output-dir DIR") }
+            guard named == nil || named == "wav", try probe.option("--device") == nil else {
+                throw UsageError("--output-dir writes files: it goes with no other --sink or --device")
+            }
+            guard !realTime else { throw UsageError("--realtime goes with ALSA") }
+            arguments = probe
+            do {
+                return (try PromptFileSink(folder: URL(fileURLWithPath: folder)), "WAV files in \(folder)")
+            } catch {
                 throw CommandFailure("\(error)", status: ExitStatus.unavailable)
             }
         }
-        return ALSASink(device: device ?? "default", options: ALSASink.Options(pacesToRealTime: realTime))
+        let choice = try SinkChoice.parse(&arguments)
+        guard realTime else { return (choice.sink, choice.summary) }
+        guard choice.kind == .alsa, let alsa = choice.sink as? ALSASink else {
+            throw UsageError("--realtime goes with ALSA")
+        }
+        let paced = ALSASink(device: alsa.device, options: ALSASink.Options(pacesToRealTime: true))
+        return (paced, choice.summary + ", paced to real time")
+    }
+
+    /// `--gpsd`, `--gpsd=HOST:PORT` or `--gpsd HOST:PORT` (localhost:2947 by default); nil without.
+    static func gpsdAddress(_ arguments: inout CommandLineArguments) throws -> (host: String, port: Int)? {
+        var address = try NavigateCommand.optionalValue("--gpsd", in: &arguments)
+        let wanted = address != nil || arguments.flag("--gpsd")
+        let rest = try arguments.positionals()
+        if wanted, address == nil, rest.count == 1 { address = rest[0] }
+        guard rest.isEmpty || (rest.count == 1 && address == rest[0]) else {
+            throw UsageError("serve takes no file")
+        }
+        guard wanted else { return nil }
+        let text = address ?? "localhost:2947"
+        guard let (host, port) = NavigateCommand.parseAddress(text) else {
+            throw UsageError("--gpsd takes HOST:PORT (a port from 1 to 65535), not '\(text)'")
+        }
+        return (host, port)
     }
 
     /// `--socket`, else `$XDG_RUNTIME_DIR/voiceguide.sock`.

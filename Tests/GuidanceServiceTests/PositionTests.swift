@@ -63,6 +63,39 @@ extension JSONValue {
         #expect(!events.names.contains("off_route"))
     }
 
+    /// `serve --gpsd`: the daemon's own fixes (`receive`, timed by their arrival) drive the
+    /// guidance; a client's `position` is refused with its own code, `progress` still taken.
+    @Test func aDaemonReadingItsOwnPositionsRefusesClientsPositions() async throws {
+        let harness = try ServiceHarness(readsOwnPositions: true)
+        let refused = try await harness.send(#"{"id":1,"cmd":"position","lat":37.79,"lon":-122.4}"#)
+        #expect(refused.errorCode == "positions_from_gpsd", "\(refused.serialized)")
+        #expect(refused.errorMessage?.contains("gpsd") == true)
+        _ = try await harness.send(ServiceHarness.routeLine(Self.fixture))
+        let route = try Route.decode(from: Data(contentsOf: TestFixtures.directions(Self.fixture)))
+        var configuration = MotionConfiguration()
+        configuration.outlierProbability = 0
+        let motion = RealisticMotion(
+            route: route, line: try RouteLine(route: route), seed: 3, configuration: configuration)
+        var last = 0.0
+        for fix in SimulatedReceiver(motion: motion, seed: 3, configuration: configuration).fixes {
+            harness.clock.advance(by: fix.time - last)
+            last = fix.time
+            harness.service.receive(
+                PositionFix(
+                    latitude: fix.latitude, longitude: fix.longitude, speed: fix.speed,
+                    course: fix.course.map { ($0 + 360).truncatingRemainder(dividingBy: 360) },
+                    accuracy: fix.horizontalAccuracy))
+            await harness.service.settle()
+        }
+        await harness.service.waitUntilIdle()
+        let spoken = harness.synthesizer.spokenTexts
+        #expect(spoken.count >= 4, "\(spoken)")
+        #expect(spoken.contains { $0.contains("California Street") })
+        let progress = try await harness.send(
+            #"{"id":2,"cmd":"progress","leg":0,"step":1,"distance_remaining":50}"#)
+        #expect(progress["ok"] == .bool(true), "\(progress.serialized)")
+    }
+
     @Test func leavingTheRouteLosingTheSignalAndComingBackAreEvents() async throws {
         let harness = try ServiceHarness()
         let events = EventCollector()

@@ -12,13 +12,15 @@ struct ServiceHarness {
     let service: GuidanceService
     let voices = VoiceLog()
 
-    init(limits: ProtocolLimits = ProtocolLimits()) throws {
+    init(limits: ProtocolLimits = ProtocolLimits(), readsOwnPositions: Bool = false) throws {
         let library = try VoiceLibrary(directory: TestFixtures.packageRoot().appendingPathComponent("Voices"))
         let voice = try library.profile(id: "en-US")
         let voices = self.voices
         service = GuidanceService(
             synthesizer: synthesizer, library: library, voice: voice,
-            configuration: .init(limits: limits, programVersion: "test"), clock: FollowingClock(base: clock),
+            configuration: .init(
+                limits: limits, programVersion: "test", readsOwnPositions: readsOwnPositions),
+            clock: FollowingClock(base: clock),
             setVoice: { profile in voices.append(profile.id) })
     }
 

@@ -319,6 +319,70 @@ final class Daemon {
         #expect(daemon.stop() == 0)
     }
 
+    /// `serve --gpsd`: a real gpsd (`gpsfake`, started after the daemon, which keeps retrying)
+    /// feeds the positions; a client sends only the route, a subscriber sees the prompts decided
+    /// and spoken, and they are in the output files. A client's `position` is refused.
+    @Test func serveReadsPositionsFromARealGpsd() throws {
+        let output = try CommandRunner.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: output) }
+        let port = Int.random(in: 40_000...49_999)
+        let daemon = try Daemon(["--output-dir", output.path, "--gpsd", "127.0.0.1:\(port)"])
+        #expect(daemon.waitUntilListening())
+        let log = daemon.folder.appendingPathComponent("drive.nmea")
+        try TraceWriter.write(Array(try Self.positions().prefix(25)), as: .nmea).write(
+            to: log, atomically: true, encoding: .utf8)
+        let client = try daemon.client()
+        let position = try client.request(
+            .object([
+                ("id", .number(1)), ("cmd", .string("position")), ("lat", .number(37.79)),
+                ("lon", .number(-122.4)),
+            ]))
+        #expect(position["error"]?["code"] == .string("positions_from_gpsd"), "\(position.serialized)")
+        let listener = try daemon.client()
+        #expect(
+            try listener.request(.object([("id", .number(1)), ("cmd", .string("subscribe"))]))["ok"]
+                == .bool(true))
+        let route = try client.request(
+            .object([("id", .number(2)), ("cmd", .string("route")), ("path", .string(Self.fixture.path))]))
+        #expect(route["ok"] == .bool(true), "\(route.serialized)")
+
+        Thread.sleep(forTimeInterval: 1)  // the daemon tries gpsd before it is up
+        let gpsd = try NavigateCommandTests.gpsfake(log, port: port)
+        defer { NavigateCommandTests.stop(gpsd) }
+        var events: [JSONValue] = []
+        let deadline = Date().addingTimeInterval(40)
+        while Date() < deadline, !events.contains(where: { $0["event"] == .string("spoke") }) {
+            if let message = try listener.readMessage(timeout: 1) { events.append(message) }
+        }
+        #expect(events.contains { $0["event"] == .string("decided") }, "\(events.map(\.serialized))")
+        let spoke = try #require(events.first { $0["event"] == .string("spoke") })
+        #expect(spoke["tier"] != .string("custom"), "a route prompt: \(spoke.serialized)")
+        let status = try client.request(.object([("id", .number(3)), ("cmd", .string("status"))]))
+        #expect(status["route"] == .bool(true), "\(status.serialized)")
+
+        let file = output.appendingPathComponent("0001.wav")
+        for _ in 0..<200 where !FileManager.default.fileExists(atPath: file.path) { usleep(20_000) }
+        let prompt = try WAVFile.read(from: file)
+        #expect(AudioLevel.rmsDB(prompt.samples) > -30, "\(spoke.serialized)")
+        #expect(prompt.duration > 0.6, "\(prompt.duration)")
+        #expect(daemon.stop() == 0)
+        let stderr = daemon.stderr
+        #expect(stderr.contains("gpsd: cannot connect to 127.0.0.1:\(port)"), "retried: \(stderr)")
+        #expect(stderr.contains("gpsd: connected to 127.0.0.1:\(port)"), "\(stderr)")
+    }
+
+    @Test func serveOutputOptionsThatDoNotGoTogetherAreUsageErrors() throws {
+        let cli = try CommandRunner()
+        for arguments in [
+            ["--sink", "radio"], ["--sink", "wav"], ["--output", "/tmp/x.wav"],
+            ["--sink", "pulse", "--output-dir", "/tmp"], ["--output-dir", "/tmp", "--device", "hw:0"],
+            ["--sink", "null", "--realtime"], ["--gpsd=localhost:0"], ["--gpsd", "a", "b"], ["file"],
+        ] {
+            let result = try cli.run(["serve", "--socket", "/nonexistent/s.sock"] + arguments)
+            #expect(result.status == 64, "\(arguments): \(result.stderr)")
+        }
+    }
+
     static func number(_ value: JSONValue?) -> Double {
         if case .number(let number)? = value { number } else { .nan }
     }

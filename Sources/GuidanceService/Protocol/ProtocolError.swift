@@ -26,6 +26,8 @@ public struct ProtocolError: Error, Sendable, Equatable, CustomStringConvertible
         case noRoute = "no_route"
         /// `position` on a route without geometry (a polyline or GeoJSON line per step or route).
         case noGeometry = "no_geometry"
+        /// `position` to a daemon that reads positions itself from gpsd (`serve --gpsd`).
+        case positionsFromGPSD = "positions_from_gpsd"
         /// The line was longer than the limit; it was discarded.
         case lineTooLong = "line_too_long"
         /// The daemon has as many clients as it takes.
