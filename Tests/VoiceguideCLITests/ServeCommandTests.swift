@@ -371,6 +371,46 @@ final class Daemon {
         #expect(stderr.contains("gpsd: connected to 127.0.0.1:\(port)"), "\(stderr)")
     }
 
+    /// `serve --sink pulse` against a real headless PulseAudio: a prompt announced through the
+    /// socket plays on the null sink (its monitor recorded) as media.role=navigation, so a music
+    /// stream ducks while it plays and comes back after.
+    @Test func serveSpeaksThroughTheSoundServerAndMusicDucks() async throws {
+        let server = try PulseTestServer()
+        defer { server.stop() }
+        let prompt = "In 400 meters, take the second exit at the roundabout onto Station Road"
+        let cli = try CommandRunner()
+        let wav = server.folder.appendingPathComponent("prompt.wav")
+        #expect(try cli.run(["render", "-o", wav.path, prompt]).status == 0)
+        let expected = try WAVFile.read(from: wav).samples
+        let music = server.folder.appendingPathComponent("music.wav")
+        try WAVFile.write(
+            samples: DuckingMeasurement.tone(seconds: 30, sampleRate: server.sampleRate),
+            sampleRate: server.sampleRate, to: music)
+
+        let daemon = try Daemon(["--sink", "pulse"], environment: server.environment)
+        #expect(daemon.waitUntilListening())
+        let recording = try server.record(into: server.folder.appendingPathComponent("monitor.raw"))
+        let player = try server.playMusic(music)
+        defer { player.stop() }
+        try await recording.waitForAudio(seconds: 1.5)
+        let announce = try daemon.ctl(["announce", "--priority", "important", prompt])
+        #expect(announce.stdout.contains(#""outcome":"spoken""#), "\(announce.stdout)")
+        // The reply comes when the prompt is handed over: wait for it to play, then 2 s more.
+        let length = try WAVFile.read(from: wav).duration
+        try await Task.sleep(for: .seconds(1))
+        let streams = try server.runTool("pactl", ["list", "sink-inputs"]).output
+        #expect(streams.contains(#"media.role = "navigation""#), "\(streams)")
+        try await Task.sleep(for: .seconds(length + 1))
+        let measured = DuckingMeasurement(
+            recording: recording.stop(), sampleRate: server.sampleRate, prompt: expected)
+        #expect(measured.promptSimilarity > 0.9, "\(measured)")
+        #expect(measured.musicDuringMax <= measured.musicBefore - 12, "\(measured)")
+        #expect(abs(measured.musicLevel(after: 1.0) - measured.musicBefore) < 1, "\(measured)")
+        #expect(daemon.stop() == 0)
+        let stderr = daemon.stderr
+        #expect(stderr.contains("as media.role=navigation (--sink pulse)"), "\(stderr)")
+    }
+
     @Test func serveOutputOptionsThatDoNotGoTogetherAreUsageErrors() throws {
         let cli = try CommandRunner()
         for arguments in [
