@@ -188,16 +188,9 @@ struct TierRules {
                 <= approachEnd + approachEstimate + latency + moment.halfStep + timing.distancePromptLookahead
                 + timing.roundingEarly
         {
-            let approach = DistanceTier(
-                tier: .approach, end: approachEnd, roomBefore: finalStart + timing.minimumGap,
-                minimumDistance: timing.approachDistance.lowerBound)
-            let result = tryDistancePrompt(index, approach, at: moment, into: &decisions)
-            if case .notYet = result {} else { states[index].approachDone = true }
-            if case .spoken = result {
-                states[index].prepareDone = true
-                states[index].continueDone = true
-            }
-            return result.prompt
+            return approachRule(
+                index, at: moment, end: approachEnd, roomBefore: finalStart + timing.minimumGap,
+                into: &decisions)
         }
         let approachStart = approachEnd + approachEstimate + latency
         let point = plan.points[index]
@@ -222,6 +215,24 @@ struct TierRules {
         return prepareRule(
             index, at: moment, figures, approachStart: approachStart, approachEstimate: approachEstimate,
             into: &decisions)
+    }
+
+    /// The approach prompt, in its window: its speech ends `end` seconds before the maneuver and
+    /// before `roomBefore`.
+    private mutating func approachRule(
+        _ index: Int, at moment: Moment, end: Double, roomBefore: Double,
+        into decisions: inout [AnnouncementDecision]
+    ) -> ScheduledPrompt? {
+        let approach = DistanceTier(
+            tier: .approach, end: end, roomBefore: roomBefore,
+            minimumDistance: timing.approachDistance.lowerBound)
+        let result = tryDistancePrompt(index, approach, at: moment, into: &decisions)
+        if case .notYet = result {} else { states[index].approachDone = true }
+        if case .spoken = result {
+            states[index].prepareDone = true
+            states[index].continueDone = true
+        }
+        return result.prompt
     }
 
     /// The continue prompt (after a maneuver, or the depart prompt): nil when it is not its turn.
