@@ -1,4 +1,5 @@
 public import Foundation
+import VoiceGuidance
 
 #if canImport(Glibc)
     import Glibc
@@ -9,8 +10,8 @@ public import Foundation
 /// The peak is the kernel's high-water mark of the child's resident memory (`VmHWM` in
 /// `/proc/PID/status`), read every few milliseconds until it exits; it is never more than the
 /// true peak. Not `wait4`'s `ru_maxrss`: `posix_spawn` starts the child with `vfork`, and Linux
-/// counts the parent's resident memory at the `exec` into the child's maximum. The libc calls of
-/// this module live here.
+/// counts the parent's resident memory at the `exec` into the child's maximum. Started through
+/// `ChildProcess`, as every program the package starts.
 public struct MeasuredRun: Sendable {
     /// Exit status (128 + signal when killed by one).
     public var status: Int32
@@ -23,32 +24,23 @@ public struct MeasuredRun: Sendable {
     public static func run(_ executable: URL, _ arguments: [String], environment: [String: String]) throws
         -> MeasuredRun
     {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        for descriptor in [0, 1, 2] {
-            posix_spawn_file_actions_addopen(
-                &actions, Int32(descriptor), "/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY, 0)
-        }
-        let argv = ([executable.path] + arguments).map { strdup($0) } + [nil]
-        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { for pointer in argv + envp { free(pointer) } }
-        var pid: pid_t = 0
-        let started = posix_spawn(&pid, executable.path, &actions, nil, argv, envp)
-        guard started == 0 else {
+        let child: ChildProcess
+        do {
+            child = try ChildProcess(
+                executable.path, arguments, environment: environment, input: .null, output: .null,
+                error: .null)
+        } catch {
             throw CocoaError(.executableLoad, userInfo: [NSFilePathErrorKey: executable.path])
         }
         // posix_spawn returns after the child's exec: from here on its memory is its own.
-        var status: Int32 = 0
         var peak = 0
         while true {
-            peak = max(peak, highWaterMark(of: pid))
-            let waited = waitpid(pid, &status, WNOHANG)
-            if waited == pid || (waited < 0 && errno != EINTR) { break }
-            usleep(5_000)
+            peak = max(peak, highWaterMark(of: child.pid))
+            if let ended = child.exitStatus {
+                return MeasuredRun(status: ended.shellCode, maxResidentBytes: peak)
+            }
+            Thread.sleep(forTimeInterval: 0.005)
         }
-        let exit = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
-        return MeasuredRun(status: exit, maxResidentBytes: peak)
     }
 
     /// `VmHWM` of a running process in bytes (0 once it has exited).

@@ -1,4 +1,5 @@
 public import Foundation
+import VoiceGuidance
 
 /// A headless PulseAudio daemon of a test's own: a null sink (whose monitor records what was
 /// played), a native-protocol socket in a temporary folder, and role ducking that lowers
@@ -130,7 +131,8 @@ public final class PulseTestServer: @unchecked Sendable {
             "/usr/bin/pulseaudio", arguments, environment: environment, output: "/dev/null", errors: log.path)
     }
 
-    /// Starts a program with `posix_spawn`, every signal unblocked and at its default. Not
+    /// Starts a program with `ChildProcess` (`posix_spawn`, every signal unblocked and at its
+    /// default); returns its pid, which `end` reaps. Not
     /// `Process`: its children inherit the spawning thread's blocked signals (so `parec` and
     /// `paplay` would never see SIGINT or SIGTERM), and the daemon closes every descriptor it
     /// inherits, including the one Foundation watches, which then blocks Foundation's reaper
@@ -139,33 +141,10 @@ public final class PulseTestServer: @unchecked Sendable {
         _ executable: String, _ arguments: [String], environment: [String: String], output: String,
         errors: String = "/dev/null"
     ) throws -> pid_t {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        posix_spawn_file_actions_addopen(&actions, 2, errors, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var none = sigset_t()
-        sigemptyset(&none)
-        var all = sigset_t()
-        sigfillset(&all)
-        posix_spawnattr_setsigmask(&attributes, &none)
-        posix_spawnattr_setsigdefault(&attributes, &all)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-        defer { for pointer in argv { free(pointer) } }
-        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { for pointer in envp { free(pointer) } }
-        var pid: pid_t = 0
-        let status = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
-        guard status == 0 else {
-            throw NSError(
-                domain: NSPOSIXErrorDomain, code: Int(status), userInfo: [NSFilePathErrorKey: executable])
-        }
-        return pid
+        try ChildProcess(
+            executable, arguments, environment: environment, input: .null, output: .writeFile(output),
+            error: .writeFile(errors)
+        ).pid
     }
 
     /// Sends `signal` to `pid` and waits for it to end.

@@ -1,23 +1,21 @@
 import Foundation
 import GuidanceService
 import Synchronization
+import VoiceGuidance
 import VoiceGuidanceTesting
 
 /// A release `voiceguide serve` on a socket in the bench's scratch folder.
 final class BenchDaemon {
-    let process = Process()
+    let process: ChildProcess
     let socket: String
 
     init(_ executable: String, _ arguments: [String], scratch: URL) throws {
         socket = scratch.appendingPathComponent("serve-\(UUID().uuidString.prefix(8)).sock").path
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = ["serve", "--socket", socket] + arguments
         var environment = ProcessInfo.processInfo.environment
         environment["VOICEGUIDE_VOICES"] = TestFixtures.packageRoot().appendingPathComponent("Voices").path
-        process.environment = environment
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        process = try ChildProcess(
+            executable, ["serve", "--socket", socket] + arguments, environment: environment, output: .null,
+            error: .null)
         let deadline = Date().addingTimeInterval(30)
         while Date() < deadline {
             if let client = try? GuidanceClient(path: socket) {
@@ -34,7 +32,7 @@ final class BenchDaemon {
     var residentKilobytes: Int {
         guard
             let text = try? String(
-                contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8)
+                contentsOfFile: "/proc/\(process.pid)/status", encoding: .utf8)
         else { return 0 }
         let line = text.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
         return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
@@ -42,7 +40,7 @@ final class BenchDaemon {
 
     func stop() {
         process.terminate()
-        process.waitUntilExit()
+        process.wait()
     }
 }
 

@@ -38,26 +38,11 @@ print(
         + ((try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?.split(separator: " ").prefix(3)
             .joined(separator: " ") ?? "?"))
 
-/// Runs a program to completion as a shell would (`posix_spawn`, then `waitpid`), output
-/// discarded. Not `Process`: its `waitUntilExit` polls the run loop in 50 ms steps, which would
-/// add up to 50 ms to every baseline `espeak-ng` run.
+/// Runs a program to completion as a shell would, output discarded; returns its exit status
+/// (128 + the signal that ended it). `ChildProcess` waits in `waitpid`, not in 50 ms steps as
+/// Foundation's `Process` does, which would add up to 50 ms to every baseline `espeak-ng` run.
 func run(_ executable: String, _ arguments: [String]) throws -> Int32 {
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-    let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-    defer { for pointer in argv { free(pointer) } }
-    var pid: pid_t = 0
-    let status = posix_spawn(&pid, executable, &actions, nil, argv, environ)
-    guard status == 0 else {
-        throw NSError(
-            domain: NSPOSIXErrorDomain, code: Int(status), userInfo: [NSFilePathErrorKey: executable])
-    }
-    var exit: Int32 = 0
-    while waitpid(pid, &exit, 0) < 0 && errno == EINTR {}
-    return (exit & 0x7f) == 0 ? (exit >> 8) & 0xff : 128 + (exit & 0x7f)
+    try ChildProcess(executable, arguments, output: .null, error: .null).wait().shellCode
 }
 
 let espeakNG = ["/usr/bin/espeak-ng", "/usr/local/bin/espeak-ng"].first {

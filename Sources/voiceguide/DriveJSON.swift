@@ -34,27 +34,42 @@ enum DriveJSON {
         }
     }
 
-    /// The summary as `{"event": "summary", "maneuvers": …}`.
+    /// A summary as `{"event": "summary", "maneuvers": …}`: the counts of a simulated drive or
+    /// of a drive from fixes, by their snake_case names.
     struct Summary: Encodable {
-        var summary: DriveSummary
+        var counts: KeyValuePairs<String, Int>
 
-        enum CodingKeys: String, CodingKey {
-            case event, maneuvers, feasible, late, overlaps, stale, repeats
-            case finalInWindow = "final_in_window"
-            case maxPromptsPerManeuver = "max_prompts_per_maneuver"
+        /// A simulated drive's checks.
+        init(summary: DriveSummary) {
+            counts = [
+                "maneuvers": summary.maneuvers, "feasible": summary.feasible,
+                "final_in_window": summary.finalInWindow, "late": summary.late, "overlaps": summary.overlaps,
+                "stale": summary.stale, "repeats": summary.repeats,
+                "max_prompts_per_maneuver": summary.maxPromptsPerManeuver,
+            ]
+        }
+
+        /// The checks of a drive from fixes.
+        init(summary: GuidedDriveSummary) {
+            counts = [
+                "maneuvers": summary.maneuvers, "judged": summary.judged,
+                "final_in_window": summary.finalInWindow, "late": summary.late, "overlaps": summary.overlaps,
+                "repeats": summary.repeats,
+            ]
+        }
+
+        /// A key named at run time.
+        struct Key: CodingKey {
+            var stringValue: String
+            var intValue: Int? { nil }
+            init(stringValue: String) { self.stringValue = stringValue }
+            init?(intValue: Int) { nil }
         }
 
         func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode("summary", forKey: .event)
-            try container.encode(summary.maneuvers, forKey: .maneuvers)
-            try container.encode(summary.feasible, forKey: .feasible)
-            try container.encode(summary.finalInWindow, forKey: .finalInWindow)
-            try container.encode(summary.late, forKey: .late)
-            try container.encode(summary.overlaps, forKey: .overlaps)
-            try container.encode(summary.stale, forKey: .stale)
-            try container.encode(summary.repeats, forKey: .repeats)
-            try container.encode(summary.maxPromptsPerManeuver, forKey: .maxPromptsPerManeuver)
+            var container = encoder.container(keyedBy: Key.self)
+            try container.encode("summary", forKey: Key(stringValue: "event"))
+            for (name, count) in counts { try container.encode(count, forKey: Key(stringValue: name)) }
         }
     }
 
@@ -72,27 +87,6 @@ enum DriveJSON {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(name, forKey: .event)
             try container.encode(timeS, forKey: .timeS)
-        }
-    }
-
-    /// The summary of a drive from fixes: `{"event": "summary", "judged": …}`.
-    struct GuidedSummary: Encodable {
-        var summary: GuidedDriveSummary
-
-        enum CodingKeys: String, CodingKey {
-            case event, maneuvers, judged, late, overlaps, repeats
-            case finalInWindow = "final_in_window"
-        }
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode("summary", forKey: .event)
-            try container.encode(summary.maneuvers, forKey: .maneuvers)
-            try container.encode(summary.judged, forKey: .judged)
-            try container.encode(summary.finalInWindow, forKey: .finalInWindow)
-            try container.encode(summary.late, forKey: .late)
-            try container.encode(summary.overlaps, forKey: .overlaps)
-            try container.encode(summary.repeats, forKey: .repeats)
         }
     }
 

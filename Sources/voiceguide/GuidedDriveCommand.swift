@@ -100,7 +100,7 @@ enum GuidedDriveCommand {
         for (_, line) in lines.sorted(by: { $0.0 < $1.0 }) { print(line) }
         let summary = result.summary
         if json {
-            print(try DriveJSON.line(DriveJSON.GuidedSummary(summary: summary)))
+            print(try DriveJSON.line(DriveJSON.Summary(summary: summary)))
         } else {
             print(
                 """

@@ -259,7 +259,7 @@ enum RenderRouteCommand: Command {
 
     /// A worker process and the pipes to talk to it.
     struct Worker {
-        var pid: pid_t
+        var process: ChildProcess
         var toWorker: FileHandle
         var fromWorker: FileHandle
     }
@@ -271,43 +271,25 @@ enum RenderRouteCommand: Command {
             throw CommandFailure("cannot find this program's path to start workers")
         }
         // A worker that dies must not take this process with it: its pipe then reports EPIPE.
-        signal(SIGPIPE, SIG_IGN)
+        SystemCalls.ignoreBrokenPipes()
         return try (0..<count).map { _ in
             try spawn(executable, ["render-route", "--worker", folder.path, "--voice", voice.id])
         }
     }
 
-    /// Starts one worker with `posix_spawn`, its stdin and stdout on pipes to this process.
-    /// (Foundation's `Process.run` took 7 ms of this process's time, before any rendering.)
+    /// Starts one worker, its stdin and stdout on pipes to this process.
     static func spawn(_ executable: String, _ arguments: [String]) throws -> Worker {
-        var input: [Int32] = [-1, -1]
-        var output: [Int32] = [-1, -1]
-        guard pipe(&input) == 0, pipe(&output) == 0 else {
-            let reason = String(cString: strerror(errno))
-            for descriptor in input + output where descriptor >= 0 { close(descriptor) }
-            throw CommandFailure("cannot start a worker: \(reason)")
+        let process: ChildProcess
+        do {
+            process = try ChildProcess(executable, arguments, input: .pipe, output: .pipe)
+        } catch {
+            throw CommandFailure("cannot start a worker: \(error.reason)")
         }
-        // No other child may inherit these ends (a worker would never see its stdin close).
-        for descriptor in input + output { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, input[0], 0)
-        posix_spawn_file_actions_adddup2(&actions, output[1], 1)
-        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-        defer { for argument in argv { free(argument) } }
-        var pid: pid_t = 0
-        let status = posix_spawn(&pid, executable, &actions, nil, argv, environ)
-        close(input[0])
-        close(output[1])
-        guard status == 0 else {
-            close(input[1])
-            close(output[0])
-            throw CommandFailure("cannot start a worker: \(String(cString: strerror(status)))")
+        guard let toWorker = process.input, let fromWorker = process.output else {
+            process.kill()
+            throw CommandFailure("cannot start a worker: no pipe to it")
         }
-        return Worker(
-            pid: pid, toWorker: FileHandle(fileDescriptor: input[1], closeOnDealloc: true),
-            fromWorker: FileHandle(fileDescriptor: output[0], closeOnDealloc: true))
+        return Worker(process: process, toWorker: toWorker, fromWorker: fromWorker)
     }
 
     /// Closes the workers' stdin (they finish) and waits for them: up to 5 s, then they are
@@ -315,16 +297,8 @@ enum RenderRouteCommand: Command {
     static func stopWorkers(_ workers: [Worker]) {
         for worker in workers { try? worker.toWorker.close() }
         let deadline = Date(timeIntervalSinceNow: 5)
-        for worker in workers {
-            var status: Int32 = 0
-            while waitpid(worker.pid, &status, WNOHANG) == 0 {
-                if Date() > deadline {
-                    kill(worker.pid, SIGKILL)
-                    _ = waitpid(worker.pid, &status, 0)
-                    break
-                }
-                usleep(500)
-            }
+        for worker in workers where worker.process.wait(timeout: deadline.timeIntervalSinceNow) == nil {
+            worker.process.kill()
         }
     }
 

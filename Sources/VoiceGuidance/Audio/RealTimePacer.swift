@@ -58,7 +58,7 @@ public struct RealTimePacer: Sendable {
         while ContinuousClock.now < deadline {
             let left = deadline - ContinuousClock.now
             let micros = left.components.seconds * 1_000_000 + left.components.attoseconds / 1_000_000_000_000
-            if micros > 0 { usleep(UInt32(min(micros, 1_000_000))) }
+            SystemCalls.sleep(microseconds: Int(micros))
         }
     }
 }

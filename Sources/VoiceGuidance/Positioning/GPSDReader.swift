@@ -38,18 +38,10 @@ public struct GPSDReader: Sendable {
             statistics.noFix += 1
             return nil
         }
-        guard let latitude = report.lat, let longitude = report.lon else {
-            statistics.malformed += 1
-            return nil
-        }
-        guard let text = report.time, let time = Timestamp.parseISO8601(Substring(text)) else {
-            statistics.missingTime += 1
-            return nil
-        }
-        statistics.fixes += 1
-        return Position(
-            latitude: latitude, longitude: longitude, time: time, speed: report.speed, course: report.track,
-            horizontalAccuracy: report.horizontalAccuracy)
+        return statistics.fix(
+            latitude: report.lat, longitude: report.lon,
+            time: report.time.flatMap { Timestamp.parseISO8601(Substring($0)) }, speed: report.speed,
+            course: report.track, horizontalAccuracy: report.horizontalAccuracy)
     }
 
     /// Reads every line of a whole log.

@@ -58,21 +58,12 @@ public struct GPXReader: Sendable {
 
     private mutating func finish(_ point: inout PointBuilder?, into positions: inout [Position]) {
         defer { point = nil }
-        guard let built = point else { return }
-        guard let latitude = built.latitude, let longitude = built.longitude else {
-            statistics.malformed += 1
-            return
-        }
-        guard let time = built.time else {
-            statistics.missingTime += 1
-            return
-        }
-        statistics.fixes += 1
-        positions.append(
-            Position(
-                latitude: latitude, longitude: longitude, time: time, speed: built.speed,
-                course: built.course,
-                horizontalAccuracy: built.accuracy))
+        guard let built = point,
+            let position = statistics.fix(
+                latitude: built.latitude, longitude: built.longitude, time: built.time, speed: built.speed,
+                course: built.course, horizontalAccuracy: built.accuracy)
+        else { return }
+        positions.append(position)
     }
 
     private static func localName(_ name: String) -> String {

@@ -19,4 +19,25 @@ public struct TraceStatistics: Sendable, Equatable {
 
     /// Everything skipped as bad (not counting `ignored` input or no-fix reports).
     public var rejected: Int { badChecksum + malformed + missingTime + overlong }
+
+    /// The position a report or track point gives, counted as a fix; nil, counted as
+    /// `malformed`, without a latitude and longitude, and nil, counted as `missingTime`, without
+    /// a time. The one place a reader of GPX or gpsd reports assembles a fix.
+    mutating func fix(
+        latitude: Double?, longitude: Double?, time: Double?, speed: Double?, course: Double?,
+        horizontalAccuracy: Double?
+    ) -> Position? {
+        guard let latitude, let longitude else {
+            malformed += 1
+            return nil
+        }
+        guard let time else {
+            missingTime += 1
+            return nil
+        }
+        fixes += 1
+        return Position(
+            latitude: latitude, longitude: longitude, time: time, speed: speed, course: course,
+            horizontalAccuracy: horizontalAccuracy)
+    }
 }

@@ -1,9 +1,5 @@
 public import Foundation
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// Files replaced whole: written under a hidden temporary name beside the target, then renamed
 /// over it, so a crash, a kill or a full disk never leaves half a file under the final name.
 ///
@@ -27,11 +23,7 @@ public enum AtomicFile {
         if let reason = writeNew(data, at: temporary) {
             throw WAVError(.io, "cannot write \(path): \(reason)")
         }
-        if rename(temporary, path) != 0 {
-            let reason = errorText()
-            unlink(temporary)
-            throw WAVError(.io, "cannot write \(path): \(reason)")
-        }
+        try commit(temporary, to: path)
     }
 
     /// A hidden temporary path beside `path`, unique to this process and this write.
@@ -46,10 +38,11 @@ public enum AtomicFile {
     ///
     /// - Throws: `WAVError.io` naming the path; the temporary file is removed.
     public static func commit(_ temporary: String, to path: String) throws {
-        if rename(temporary, path) != 0 {
-            let reason = errorText()
-            unlink(temporary)
-            throw WAVError(.io, "cannot write \(path): \(reason)")
+        do {
+            try SystemCalls.rename(temporary, to: path)
+        } catch {
+            SystemCalls.removeFile(temporary)
+            throw WAVError(.io, "cannot write \(path): \(error.reason)")
         }
     }
 
@@ -63,40 +56,37 @@ public enum AtomicFile {
             guard let dot = middle.lastIndex(of: "."), wanted.contains(String(middle[..<dot])) else {
                 continue
             }
-            unlink(folder.path + "/" + entry)
+            SystemCalls.removeFile(folder.path + "/" + entry)
         }
     }
 
     /// `.NAME.PID-N.tmp`: hidden, beside the target, unique to this process and this write.
     static func temporaryName(for name: String) -> String {
-        ".\(name).\(getpid())-\(writeCounter.next()).tmp"
+        ".\(name).\(SystemCalls.processID())-\(writeCounter.next()).tmp"
     }
 
     /// Creates `path` (it must not exist) holding `data`; returns why it failed, having removed it.
     private static func writeNew(_ data: Data, at path: String) -> String? {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { return errorText() }
-        var failure: String?
-        data.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let written = Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    failure = errorText()
-                    return
-                }
-                offset += written
-            }
+        let descriptor: Int32
+        do {
+            descriptor = try SystemCalls.createNew(path)
+        } catch {
+            return error.reason
         }
-        if close(descriptor) != 0, failure == nil { failure = errorText() }
-        if failure != nil { unlink(path) }
-        return failure
+        var failure: SystemError?
+        do {
+            try SystemCalls.writeAll(data, to: descriptor)
+        } catch {
+            failure = error
+        }
+        do {
+            try SystemCalls.close(descriptor)
+        } catch {
+            if failure == nil { failure = error }
+        }
+        if failure != nil { SystemCalls.removeFile(path) }
+        return failure?.reason
     }
-}
-
-private func errorText() -> String {
-    String(cString: strerror(errno))
 }
 
 /// Numbers the temporary files of this process.

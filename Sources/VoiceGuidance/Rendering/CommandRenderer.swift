@@ -174,44 +174,35 @@ public struct CommandRenderer: SpeechRenderer {
         let inputURL = folder.appendingPathComponent("in")
         let outputURL = folder.appendingPathComponent("out")
         let errorURL = folder.appendingPathComponent("err")
-        let process = Process()
         do {
             try stdin.write(to: inputURL)
-            _ = FileManager.default.createFile(atPath: outputURL.path, contents: nil)
-            _ = FileManager.default.createFile(atPath: errorURL.path, contents: nil)
-            process.executableURL = executable
-            process.arguments = Array(arguments.dropFirst())
-            process.standardInput = try FileHandle(forReadingFrom: inputURL)
-            process.standardOutput = try FileHandle(forWritingTo: outputURL)
-            process.standardError = try FileHandle(forWritingTo: errorURL)
         } catch {
             throw RenderError(
                 .engineUnavailable, "cannot set up \(commandLine): \(error.localizedDescription)")
         }
-        let finished = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in finished.signal() }
+        let child: ChildProcess
         do {
-            try process.run()
+            child = try ChildProcess(
+                executable.path, Array(arguments.dropFirst()), input: .readFile(inputURL.path),
+                output: .writeFile(outputURL.path), error: .writeFile(errorURL.path))
         } catch {
-            throw RenderError(
-                .engineUnavailable, "cannot start \(commandLine): \(error.localizedDescription)")
+            throw RenderError(.engineUnavailable, "cannot start \(commandLine): \(error.reason)")
         }
-        if finished.wait(timeout: .now() + timeout) == .timedOut {
-            process.terminate()
-            if finished.wait(timeout: .now() + 1) == .timedOut {
-                kill(process.processIdentifier, SIGKILL)
-                finished.wait()
-            }
+        guard let status = child.wait(timeout: timeout) else {
+            child.terminate()
+            if child.wait(timeout: 1) == nil { child.kill() }
             throw RenderError(
                 .synthesisFailed,
                 "\(commandLine) took longer than \(timeout) s and was stopped\(stderrTail(errorURL))")
         }
-        guard process.terminationReason == .exit, process.terminationStatus == 0 else {
-            let how =
-                process.terminationReason == .exit
-                ? "exited with status \(process.terminationStatus)"
-                : "was killed by signal \(process.terminationStatus)"
-            throw RenderError(.synthesisFailed, "\(commandLine) \(how)\(stderrTail(errorURL))")
+        switch status {
+        case .exited(0): break
+        case .exited(let code):
+            throw RenderError(
+                .synthesisFailed, "\(commandLine) exited with status \(code)\(stderrTail(errorURL))")
+        case .signalled(let signal):
+            throw RenderError(
+                .synthesisFailed, "\(commandLine) was killed by signal \(signal)\(stderrTail(errorURL))")
         }
         do {
             return try Data(contentsOf: outputURL)

@@ -1,9 +1,5 @@
 public import Foundation
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// An output path opened for writing without destroying what is there.
 ///
 /// - A regular file (or a path that does not exist yet) is written under a temporary name beside
@@ -48,23 +44,28 @@ public final class OutputFile {
         }
         let isProcessPath = path.hasPrefix("/dev/fd/") || path.hasPrefix("/proc/")
         let target = isProcessPath ? path : try Self.finalTarget(of: path)
-        var info = stat()
-        let exists = stat(target, &info) == 0
-        if exists && (info.st_mode & S_IFMT) == S_IFDIR {
+        let kind = SystemCalls.fileKind(target)
+        if kind == .directory {
             throw WAVError(.io, "cannot write \(path): it is a folder")
         }
-        let isRegular = !exists || (info.st_mode & S_IFMT) == S_IFREG
+        let isRegular = kind == nil || kind == .regular
         if isRegular && !isProcessPath {
             let slash = target.lastIndex(of: "/")
             let folder = slash.map { String(target[...$0]) } ?? ""
             let name = slash.map { String(target[target.index(after: $0)...]) } ?? target
             let temporaryPath = folder + AtomicFile.temporaryName(for: name)
-            descriptor = open(temporaryPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-            guard descriptor >= 0 else { throw Self.failure(path, errorText()) }
+            do {
+                descriptor = try SystemCalls.createNew(temporaryPath)
+            } catch {
+                throw Self.failure(path, error.reason)
+            }
             (temporary, ownsDescriptor, isSeekable) = ((temporaryPath, target), true, true)
         } else {
-            descriptor = open(path, O_WRONLY | O_CLOEXEC | (isRegular ? O_TRUNC : 0))
-            guard descriptor >= 0 else { throw Self.failure(path, errorText()) }
+            do {
+                descriptor = try SystemCalls.openForWriting(path, truncate: isRegular)
+            } catch {
+                throw Self.failure(path, error.reason)
+            }
             (temporary, ownsDescriptor, isSeekable) = (nil, true, isRegular)
             if !isRegular { Self.ignoreBrokenPipes() }
         }
@@ -98,16 +99,10 @@ public final class OutputFile {
     ///
     /// - Throws: `WAVError.io` with the reason (`No space left on device`, `Broken pipe`).
     public func write(_ data: Data) throws {
-        try data.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let written = Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    throw Self.failure(path, errorText())
-                }
-                offset += written
-            }
+        do {
+            try SystemCalls.writeAll(data, to: descriptor)
+        } catch {
+            throw Self.failure(path, error.reason)
         }
     }
 
@@ -119,17 +114,10 @@ public final class OutputFile {
         guard isSeekable else {
             throw Self.failure(path, "it is not a regular file, so it cannot be patched")
         }
-        try data.withUnsafeBytes { buffer in
-            var done = 0
-            while done < buffer.count {
-                let written = pwrite(
-                    descriptor, buffer.baseAddress! + done, buffer.count - done, off_t(offset + done))
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    throw Self.failure(path, errorText())
-                }
-                done += written
-            }
+        do {
+            try SystemCalls.writeAll(data, to: descriptor, at: offset)
+        } catch {
+            throw Self.failure(path, error.reason)
         }
     }
 
@@ -139,15 +127,18 @@ public final class OutputFile {
     public func commit() throws {
         guard !isClosed else { return }
         isClosed = true
-        if ownsDescriptor, close(descriptor) != 0 {
-            let reason = errorText()
-            if let temporary { unlink(temporary.path) }
-            throw Self.failure(path, reason)
+        do {
+            if ownsDescriptor { try SystemCalls.close(descriptor) }
+        } catch {
+            if let temporary { SystemCalls.removeFile(temporary.path) }
+            throw Self.failure(path, error.reason)
         }
-        if let temporary, rename(temporary.path, temporary.final) != 0 {
-            let reason = errorText()
-            unlink(temporary.path)
-            throw Self.failure(path, reason)
+        guard let temporary else { return }
+        do {
+            try SystemCalls.rename(temporary.path, to: temporary.final)
+        } catch {
+            SystemCalls.removeFile(temporary.path)
+            throw Self.failure(path, error.reason)
         }
     }
 
@@ -156,15 +147,15 @@ public final class OutputFile {
     public func discard() {
         guard !isClosed else { return }
         isClosed = true
-        if ownsDescriptor { close(descriptor) }
-        if let temporary { unlink(temporary.path) }
+        if ownsDescriptor { try? SystemCalls.close(descriptor) }
+        if let temporary { SystemCalls.removeFile(temporary.path) }
     }
 
     /// The descriptor `-`, `/dev/stdout` and `/dev/stderr` stand for, if `path` is one of them.
     private static func standardDescriptor(_ path: String) -> Int32? {
         switch path {
-        case "-", "/dev/stdout": STDOUT_FILENO
-        case "/dev/stderr": STDERR_FILENO
+        case "-", "/dev/stdout": 1
+        case "/dev/stderr": 2
         default: nil
         }
     }
@@ -173,12 +164,15 @@ public final class OutputFile {
     private static func finalTarget(of path: String) throws -> String {
         var current = path
         for _ in 0..<40 {
-            var info = stat()
-            guard lstat(current, &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK else { return current }
-            var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-            let length = readlink(current, &buffer, buffer.count - 1)
-            guard length > 0 else { throw failure(path, errorText()) }
-            let link = String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            guard SystemCalls.fileKind(current, followingLinks: false) == .symbolicLink else {
+                return current
+            }
+            let link: String
+            do {
+                link = try SystemCalls.linkTarget(current)
+            } catch {
+                throw failure(path, error.reason)
+            }
             if link.hasPrefix("/") {
                 current = link
             } else {
@@ -195,10 +189,6 @@ public final class OutputFile {
 
     /// Makes a write to a pipe whose reader is gone fail with EPIPE instead of killing the process.
     private static func ignoreBrokenPipes() {
-        signal(SIGPIPE, SIG_IGN)
+        SystemCalls.ignoreBrokenPipes()
     }
-}
-
-private func errorText() -> String {
-    String(cString: strerror(errno))
 }

@@ -8,24 +8,16 @@ struct RouteValueCheck {
     /// A length in meters: finite, not negative, at most the longest distance.
     func distance(_ value: Double, _ path: String) throws {
         try finite(value, path)
-        if value > limits.maximumDistance {
-            throw RouteDecodingError(
-                path: path,
-                message:
-                    "\(Self.kilometers(value)) is longer than any road route (the limit is \(Self.kilometers(limits.maximumDistance)))"
-            )
+        try atMost(value, limits.maximumDistance, path, in: Self.kilometers) {
+            "\($0) is longer than any road route (the limit is \($1))"
         }
     }
 
     /// A time in seconds: finite, not negative, at most the longest duration.
     func duration(_ value: Double, _ path: String) throws {
         try finite(value, path)
-        if value > limits.maximumDuration {
-            throw RouteDecodingError(
-                path: path,
-                message:
-                    "\(Self.days(value)) is longer than any drive takes (the limit is \(Self.days(limits.maximumDuration)))"
-            )
+        try atMost(value, limits.maximumDuration, path, in: Self.days) {
+            "\($0) is longer than any drive takes (the limit is \($1))"
         }
     }
 
@@ -69,24 +61,27 @@ struct RouteValueCheck {
 
     /// The steps' distances added up over a whole route.
     func total(_ value: Double, _ path: String) throws {
-        if !(value <= limits.maximumDistance) {
-            throw RouteDecodingError(
-                path: path,
-                message:
-                    "the steps add up to \(Self.kilometers(value)), longer than any road route (the limit is \(Self.kilometers(limits.maximumDistance)))"
-            )
+        try atMost(value, limits.maximumDistance, path, in: Self.kilometers) {
+            "the steps add up to \($0), longer than any road route (the limit is \($1))"
         }
     }
 
     /// How long a drive at the route's own speeds takes (steps slower than the simulator's
     /// slowest are driven at it): at most the longest duration.
     func driveTime(_ seconds: Double, _ path: String) throws {
-        if !(seconds <= limits.maximumDuration) {
-            throw RouteDecodingError(
-                path: path,
-                message:
-                    "driven at its own speeds the route takes \(Self.days(seconds)), longer than any drive (the limit is \(Self.days(limits.maximumDuration)))"
-            )
+        try atMost(seconds, limits.maximumDuration, path, in: Self.days) {
+            "driven at its own speeds the route takes \($0), longer than any drive (the limit is \($1))"
+        }
+    }
+
+    /// Throws at `path` unless `value` is at most `limit` (a NaN is not); `message` says why from
+    /// both, written by `unit`.
+    private func atMost(
+        _ value: Double, _ limit: Double, _ path: String, in unit: (Double) -> String,
+        _ message: (String, String) -> String
+    ) throws {
+        if !(value <= limit) {
+            throw RouteDecodingError(path: path, message: message(unit(value), unit(limit)))
         }
     }
 

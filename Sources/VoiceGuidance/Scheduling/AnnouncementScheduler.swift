@@ -23,16 +23,14 @@ public struct AnnouncementScheduler {
 
     /// The numbers of the timing model.
     public let timing: AnnouncementTiming
-    /// The route being driven.
-    public private(set) var route: Route
     /// Builds prompts from maneuvers.
     public let phrases: PhraseBuilder
     /// When false, server `voiceInstructions` are ignored.
     public let usesServerInstructions: Bool
 
     private let durationOf: DurationProvider
-    private var plan: ManeuverPlan
-    private var states: [ManeuverState]
+    /// The route, its maneuvers, what was said for each, and which prompt is due.
+    private var rules: TierRules
 
     // The vehicle.
     private var vehicle = VehicleEstimate()
@@ -42,11 +40,8 @@ public struct AnnouncementScheduler {
     private var lastDistance = 0.0
 
     // The speech.
-    /// The prompt being said (as far as the scheduler knows), or nil.
-    public private(set) var current: ScheduledPrompt?
-    private var busyUntil = -Double.infinity
-    private var pendingCustom:
-        [(instruction: SpokenInstruction, priority: AnnouncementPriority, time: Double)] = []
+    private var speaking = SpeakingState()
+    private var appPrompts = AppPromptQueue()
 
     /// Creates a scheduler for a route.
     ///
@@ -60,32 +55,39 @@ public struct AnnouncementScheduler {
         route: Route, phrases: PhraseBuilder, timing: AnnouncementTiming = AnnouncementTiming(),
         usesServerInstructions: Bool = true, durationOf: @escaping DurationProvider
     ) {
-        self.route = route
         self.phrases = phrases
         self.timing = timing
         self.usesServerInstructions = usesServerInstructions
         self.durationOf = durationOf
-        self.plan = ManeuverPlan(route: route)
-        self.states = Array(repeating: ManeuverState(), count: plan.points.count)
+        self.rules = TierRules(
+            route: route, phrases: phrases, timing: timing, usesServerInstructions: usesServerInstructions,
+            durationOf: durationOf)
     }
 
     // MARK: Public API
+
+    /// The route being driven.
+    public var route: Route { rules.route }
+
+    /// The prompt being said (as far as the scheduler knows), or nil.
+    public var current: ScheduledPrompt? { speaking.current }
 
     /// Index (into the route's maneuvers, in order) of the next maneuver; equal to their count at the end.
     public var nextManeuverIndex: Int { target }
 
     /// Leg and step of the next maneuver, or nil at the end of the route.
     public var nextManeuver: (legIndex: Int, stepIndex: Int)? {
-        target < plan.points.count ? (plan.points[target].legIndex, plan.points[target].stepIndex) : nil
+        let points = rules.plan.points
+        return target < points.count ? (points[target].legIndex, points[target].stepIndex) : nil
     }
 
     /// The fixed prompts of the next maneuvers (final and arrival wordings), to pre-render.
     public func upcomingInstructions(count: Int = 2) -> [SpokenInstruction] {
         var found: [SpokenInstruction] = []
         var index = target
-        while index < plan.points.count, index < target + count {
-            let step = stepOf(index)
-            if let server = serverFinal(index) { found.append(server) }
+        while index < rules.plan.points.count, index < target + count {
+            let step = rules.stepOf(index)
+            if let server = rules.serverFinal(index) { found.append(server) }
             found.append(SpokenInstruction(text: phrases.finalText(for: step, wording: .long)))
             found.append(SpokenInstruction(text: phrases.finalText(for: step, wording: .short)))
             index += 1
@@ -100,39 +102,31 @@ public struct AnnouncementScheduler {
     public mutating func update(_ progress: RouteProgress) -> [AnnouncementDecision] {
         guard progress.time.isFinite, progress.time >= vehicle.lastTime || !vehicle.hasFix,
             progress.distanceRemaining.isFinite,
-            let global = plan.globalStep(leg: progress.legIndex, step: progress.stepIndex)
+            let global = rules.plan.globalStep(leg: progress.legIndex, step: progress.stepIndex)
         else { return [] }
         let time = progress.time
-        let interval = vehicle.hasFix ? min(max(time - vehicle.lastTime, 0), 2) : 1
-        let stepLength = plan.stepLength[global]
-        let remaining = min(max(progress.distanceRemaining, 0), stepLength)
-        let fix = plan.stepStart[global] + stepLength - remaining
-        var measuredSpeed = plan.stepSpeed[global]
-        if let speed = progress.speed, speed.isFinite, speed >= 0 { measuredSpeed = speed }
-        self.measuredSpeed = measuredSpeed
-        let accuracy = progress.horizontalAccuracy.flatMap { $0.isFinite && $0 > 0 ? $0 : nil } ?? 0
-        vehicle.take(
-            fix: fix, speed: measuredSpeed, accuracy: accuracy, at: time, interval: interval, timing: timing)
-
+        let interval = takeFix(progress, step: global)
         var decisions: [AnnouncementDecision] = []
-        let reported = plan.nextPoint[global]
+        let reported = rules.plan.nextPoint[global]
         if reported > target { advance(to: reported, time: time, into: &decisions) }
-        if current != nil, time >= busyUntil { current = nil }
-        guard target < plan.points.count else {
-            serviceCustom(time: time, into: &decisions)
+        speaking.forgetEnded(at: time)
+        guard target < rules.plan.points.count else {
+            serviceAppPrompts(time: time, into: &decisions)
             return decisions
         }
-        let distance = max(0, plan.points[target].position - vehicle.position)
+        let distance = max(0, rules.plan.points[target].position - vehicle.position)
         lastDistance = distance
-        evaluate(time: time, distance: distance, halfStep: interval / 2, into: &decisions)
-        serviceCustom(time: time, into: &decisions)
+        let moment = moment(time: time, distance: distance, halfStep: interval / 2)
+        if let prompt = rules.evaluate(target, at: moment, into: &decisions) {
+            start(prompt, time: time, into: &decisions)
+        }
+        serviceAppPrompts(time: time, into: &decisions)
         return decisions
     }
 
     /// Tells the scheduler that the speech it started has ended (earlier than predicted, or cut).
     public mutating func speechDidFinish(at time: Double) {
-        busyUntil = min(busyUntil, time)
-        if time >= busyUntil { current = nil }
+        speaking.finish(at: time)
     }
 
     /// Queues an app prompt ("Speed camera ahead"); it is said as soon as it fits.
@@ -143,9 +137,9 @@ public struct AnnouncementScheduler {
     public mutating func announce(
         _ instruction: SpokenInstruction, priority: AnnouncementPriority = .normal, at time: Double
     ) -> [AnnouncementDecision] {
-        pendingCustom.append((instruction, priority, time))
+        appPrompts.append(instruction, priority: priority, at: time)
         var decisions: [AnnouncementDecision] = []
-        serviceCustom(time: time, into: &decisions)
+        serviceAppPrompts(time: time, into: &decisions)
         return decisions
     }
 
@@ -153,30 +147,31 @@ public struct AnnouncementScheduler {
     ///
     /// Does not change what is still due. Returns nothing while a final prompt is being said.
     public mutating func repeatInstruction(at time: Double) -> [AnnouncementDecision] {
-        guard target < plan.points.count, vehicle.hasFix else { return [] }
-        if let speaking = current, time < busyUntil, speaking.tier.isFinal { return [] }
+        guard target < rules.plan.points.count, vehicle.hasFix else { return [] }
+        if speaking.isSayingFinal(at: time) { return [] }
         let speed = usableSpeed
         let distance = max(0, lastDistance - speed * max(0, time - vehicle.lastTime))
+        let moment = moment(time: time, distance: distance, halfStep: 0)
         let timeLeft = distance / speed
-        let step = stepOf(target)
-        let tier: PromptTier = step.maneuver.type == .arrive ? .arrival : .final
+        let step = rules.stepOf(target)
         var prompt: ScheduledPrompt
         let heard = distance - speed * (timing.outputLatency + timing.repeatHeardDelay)
-        if timeLeft > leadOf(target) + finalDuration(target, .long) + timing.outputLatency
+        if timeLeft > rules.leadOf(target) + rules.finalDuration(target, .long) + timing.outputLatency
             + timing.finalLookahead,
             let spoken = phrases.distance(heard)
         {
             let text = phrases.approachText(for: step, distance: spoken, wording: .long)
-            let instruction = SpokenInstruction(text: text, distanceRemainingOnStep: distance)
-            prompt = makePrompt(
-                instruction, tier: .approach, index: target, time: time, distance: distance,
-                spokenDistance: spoken.meters, wording: .long, fromServer: false, then: false)
+            prompt = rules.makePrompt(
+                SpokenInstruction(text: text, distanceRemainingOnStep: distance), tier: .approach,
+                index: target,
+                at: moment, spokenDistance: spoken.meters, wording: .long, fromServer: false, then: false)
         } else {
             let text = phrases.finalText(for: step, wording: .short)
-            prompt = makePrompt(
-                SpokenInstruction(text: text, distanceRemainingOnStep: distance), tier: tier, index: target,
-                time: time,
-                distance: distance, spokenDistance: nil, wording: .short, fromServer: false, then: false)
+            prompt = rules.makePrompt(
+                SpokenInstruction(text: text, distanceRemainingOnStep: distance),
+                tier: rules.tierOfFinal(target),
+                index: target, at: moment, spokenDistance: nil, wording: .short, fromServer: false,
+                then: false)
         }
         prompt.predictedEndBeforeManeuver = timeLeft - prompt.duration - timing.outputLatency
         var decisions: [AnnouncementDecision] = []
@@ -187,548 +182,107 @@ public struct AnnouncementScheduler {
     /// Switches to a new route (after a reroute), keeping what was already said.
     ///
     /// The new route's depart prompt ("Head north …") is never said; when its first maneuver is
-    /// the one that was next (same type, modifier and place within 30 m), the prompts already
-    /// given for it are not given again.
+    /// the one that was next (same type, modifier and place within `timing.sameManeuverRadius`),
+    /// the prompts already given for it are not given again.
     public mutating func reroute(to newRoute: Route) {
-        let oldState = target < states.count ? states[target] : nil
-        let oldStep = target < plan.points.count ? stepOf(target) : nil
-        route = newRoute
-        plan = ManeuverPlan(route: newRoute)
-        states = Array(repeating: ManeuverState(), count: plan.points.count)
+        let oldState = target < rules.states.count ? rules.states[target] : nil
+        let oldStep = target < rules.plan.points.count ? rules.stepOf(target) : nil
+        rules.replaceRoute(with: newRoute)
         target = 0
         vehicle.hasFix = false
-        guard !states.isEmpty else { return }
-        states[0].continueDone = true
-        if let oldState, let oldStep, oldStep.isSameManeuver(as: stepOf(0), within: timing.sameManeuverRadius)
+        guard !rules.states.isEmpty else { return }
+        rules.states[0].continueDone = true
+        if let oldState, let oldStep,
+            oldStep.isSameManeuver(as: rules.stepOf(0), within: timing.sameManeuverRadius)
         {
             var carried = oldState
             carried.texts = nil
             carried.thenTexts = nil
-            states[0] = carried
-            states[0].continueDone = true
+            rules.states[0] = carried
+            rules.states[0].continueDone = true
         }
     }
 
-    // MARK: Evaluation
+    // MARK: Updates
 
     private var usableSpeed: Double { max(vehicle.speed, timing.speedFloor) }
 
+    /// Moves the vehicle estimate to the fix of `progress` on global step `step`; returns the
+    /// interval since the last fix, seconds.
+    private mutating func takeFix(_ progress: RouteProgress, step global: Int) -> Double {
+        let time = progress.time
+        let interval =
+            vehicle.hasFix
+            ? min(max(time - vehicle.lastTime, 0), timing.longestFixInterval) : timing.firstFixInterval
+        let stepLength = rules.plan.stepLength[global]
+        let remaining = min(max(progress.distanceRemaining, 0), stepLength)
+        let fix = rules.plan.stepStart[global] + stepLength - remaining
+        var measuredSpeed = rules.plan.stepSpeed[global]
+        if let speed = progress.speed, speed.isFinite, speed >= 0 { measuredSpeed = speed }
+        self.measuredSpeed = measuredSpeed
+        let accuracy = progress.horizontalAccuracy.flatMap { $0.isFinite && $0 > 0 ? $0 : nil } ?? 0
+        vehicle.take(
+            fix: fix, speed: measuredSpeed, accuracy: accuracy, at: time, interval: interval, timing: timing)
+        return interval
+    }
+
+    /// What the tier rules see at `time`, the vehicle `distance` meters before the next maneuver.
+    private func moment(time: Double, distance: Double, halfStep: Double) -> TierRules.Moment {
+        TierRules.Moment(
+            time: time, distance: distance, halfStep: halfStep, speed: usableSpeed,
+            measuredSpeed: measuredSpeed,
+            position: vehicle.position, accuracy: vehicle.accuracy, speaking: speaking)
+    }
+
+    /// Passes the maneuvers before `newTarget`, dropping the final prompts they did not get.
     private mutating func advance(
         to newTarget: Int, time: Double, into decisions: inout [AnnouncementDecision]
     ) {
-        while target < newTarget, target < plan.points.count {
-            let state = states[target]
+        while target < newTarget, target < rules.plan.points.count {
+            let state = rules.states[target]
             if !state.finalDone && !state.mentionedInFinal {
-                let point = plan.points[target]
-                decisions.append(
-                    .drop(
-                        DroppedPrompt(
-                            time: time, tier: tierOfFinal(target), legIndex: point.legIndex,
-                            stepIndex: point.stepIndex, reason: .maneuverPassed)))
+                rules.drop(
+                    target, tier: rules.tierOfFinal(target), reason: .maneuverPassed, time: time,
+                    into: &decisions)
             }
-            states[target].finalDone = true
-            states[target].texts = nil
-            states[target].thenTexts = nil
+            rules.states[target].finalDone = true
+            rules.states[target].texts = nil
+            rules.states[target].thenTexts = nil
             target += 1
         }
     }
 
-    private mutating func evaluate(
-        time: Double, distance: Double, halfStep: Double, into decisions: inout [AnnouncementDecision]
-    ) {
-        let index = target
-        if states[index].finalDone { return }
-        // A maneuver already said as the "then" of the previous final gets a final of its own only
-        // when it turns out far enough to hear one in full. Asked again at every update: the speed
-        // estimate falls slowly after a turn, so the gap can open up later (the final's own window
-        // still decides whether it is said).
-        let mentioned = states[index].mentionedInFinal
-        if mentioned {
-            let point = plan.points[index]
-            if (point.position - point.previousPosition) / usableSpeed < timing.separateFinalMinimumGap {
-                return
-            }
+    /// Starts the first app prompt if the speech lets it and it ends before a final prompt is due.
+    private mutating func serviceAppPrompts(time: Double, into decisions: inout [AnnouncementDecision]) {
+        guard !appPrompts.isEmpty else { return }
+        speaking.forgetEnded(at: time)
+        appPrompts.dropExpired(at: time, maximumDelay: timing.customMaximumDelay, into: &decisions)
+        guard let item = appPrompts.next(at: time, speaking: speaking, minimumGap: timing.minimumGap) else {
+            return
         }
-        let speed = usableSpeed
-        let timeLeft = timeToManeuver(index, distance: distance, speed: speed)
-        let latency = timing.outputLatency
-        let lead = leadOf(index) + timing.gpsMarginFactor * vehicle.accuracy / speed
-        let finalLong = finalDuration(index, .long)
-        let busy = current != nil && time < busyUntil
-        let silentLongEnough = time >= busyUntil + timing.minimumGap
-
-        // Final (or arrival).
-        if timeLeft <= lead + finalLong + latency + halfStep + timing.finalLookahead {
-            let combine = shouldCombine(index, speed: speed)
-            let texts = combine ? thenTexts(index) : finalTexts(index)
-            if timeLeft <= lead + texts.longDuration + latency + halfStep {
-                let wording: Wording
-                if timeLeft - texts.longDuration - latency >= timing.finalLongMinimumLead {
-                    wording = .long
-                } else if timeLeft - texts.shortDuration - latency
-                    >= (mentioned ? timing.finalLongMinimumLead : timing.finalMinimumLead)
-                {
-                    wording = .short
-                } else {
-                    states[index].finalDone = true
-                    if !mentioned {
-                        drop(
-                            index, tier: tierOfFinal(index), reason: .windowPassed, time: time,
-                            into: &decisions)
-                    }
-                    return
-                }
-                let duration = wording == .long ? texts.longDuration : texts.shortDuration
-                if busy, let speaking = current, speaking.tier.isFinal {
-                    return
-                }
-                if !busy && !silentLongEnough {
-                    // Keep the gap unless waiting one more update would lose the prompt.
-                    let nextLeft = timeLeft - 2 * halfStep
-                    if nextLeft - texts.shortDuration - latency >= timing.finalMinimumLead { return }
-                }
-                let instruction = wording == .long ? texts.long : texts.short
-                var prompt = makePrompt(
-                    instruction.withFreshID(distance), tier: tierOfFinal(index), index: index, time: time,
-                    distance: distance, spokenDistance: nil, wording: wording,
-                    fromServer: wording == .long && texts.longIsServer, then: combine, duration: duration)
-                prompt.predictedEndBeforeManeuver = timeLeft - duration - latency
-                states[index].finalDone = true
-                if combine, index + 1 < states.count {
-                    states[index + 1].mentionedInFinal = true
-                    states[index + 1].mentionedInApproach = true
-                }
-                start(prompt, time: time, into: &decisions)
-                return
-            }
-        }
-        if busy || !silentLongEnough { return }
-        let state = states[index]
-        if state.mentionedInApproach || mentioned { return }
-        let finalStart = lead + finalLong + latency  // time-to-maneuver when the final starts
-        let approachEnd = max(
-            min(
-                max(timing.approachLead, timing.approachDistance.lowerBound / speed),
-                timing.approachDistance.upperBound / speed),
-            finalStart + timing.minimumGap + timing.approachExtraGap)
-        let approachEstimate = finalLong + timing.approachExtraLength
-
-        // Approach.
-        if !state.approachDone {
-            if timeLeft <= approachEnd + approachEstimate + latency + halfStep + 1 + timing.roundingEarly {
-                let result = tryDistancePrompt(
-                    index, tier: .approach, time: time, distance: distance, speed: speed, end: approachEnd,
-                    roomBefore: finalStart + timing.minimumGap,
-                    minimumDistance: timing.approachDistance.lowerBound,
-                    halfStep: halfStep, into: &decisions)
-                if result != .notYet { states[index].approachDone = true }
-                if result == .spoken {
-                    states[index].prepareDone = true
-                    states[index].continueDone = true
-                }
-                return
-            }
-        }
-        let approachStart = approachEnd + approachEstimate + latency
-
-        let point = plan.points[index]
-        // For what is planned well ahead, the route's own speed of the step counts too (a car
-        // leaving a slow street speeds up).
-        let planSpeed = max(speed, plan.stepSpeed[plan.legOffset[point.legIndex] + point.stepIndex - 1])
-        // At most two prompts (approach, final) for a maneuver close behind the previous one.
-        let isClose = (point.position - point.previousPosition) / planSpeed < timing.closeManeuverTime
-
-        // Continue (after a maneuver, or the depart prompt).
-        if !state.continueDone {
-            let driven = vehicle.position - point.previousPosition
-            let latest = max(speed * timing.continueLatestTime, timing.continueLatestDistance)
-            if driven > latest
-                || (driven > max(speed * timing.continueWindow, timing.continueWindowDistance)
-                    && !state.continueWaiting)
-            {
-                states[index].continueDone = true
-            } else if driven < 0 {
-                // Not past the previous maneuver yet (a fix ahead of the vehicle): wait.
-            } else if point.followsDepart || (distance / planSpeed >= timing.continueMinimumTime && !isClose)
-            {
-                let willApproach =
-                    !state.approachDone
-                    && approachEnd * speed >= timing.approachDistance.lowerBound * timing.distanceBoundSlack
-                let nextStart = willApproach ? approachStart : finalStart
-                let result = sayContinue(
-                    index, time: time, distance: distance, speed: speed,
-                    roomBefore: nextStart + timing.minimumGap,
-                    mayWait: driven + speed * 2 * halfStep <= latest, into: &decisions)
-                switch result {
-                case .notYet:
-                    states[index].continueWaiting = true
-                case .spoken:
-                    states[index].continueDone = true
-                    if isClose { states[index].approachDone = true }
-                case .skipped:
-                    states[index].continueDone = true
-                }
-                return
-            }
-        }
-
-        // Prepare (fast roads only, when no continue prompt was given).
-        if !state.prepareDone, !state.continueSpoken, !isClose, speed >= timing.prepareMinimumSpeed {
-            let prepareEnd = min(
-                max(timing.prepareLead, timing.prepareDistance.lowerBound / speed),
-                timing.prepareDistance.upperBound / speed)
-            if timeLeft <= prepareEnd + approachEstimate + latency + halfStep + 1 + timing.roundingEarly {
-                let result = tryDistancePrompt(
-                    index, tier: .prepare, time: time, distance: distance, speed: speed, end: prepareEnd,
-                    roomBefore: approachStart + timing.minimumGap,
-                    minimumDistance: timing.prepareDistance.lowerBound, halfStep: halfStep, into: &decisions)
-                if result != .notYet { states[index].prepareDone = true }
-                if result == .spoken { states[index].continueDone = true }
-            }
-        }
-    }
-
-    private enum Outcome { case notYet, spoken, skipped }
-
-    /// Tries a prompt with a distance ("In 300 meters, …") whose speech should end `end` seconds
-    /// before the maneuver and must end before `roomBefore`.
-    private mutating func tryDistancePrompt(
-        _ index: Int, tier: PromptTier, time: Double, distance: Double, speed: Double, end: Double,
-        roomBefore: Double, minimumDistance: Double, halfStep: Double,
-        into decisions: inout [AnnouncementDecision]
-    ) -> Outcome {
-        let latency = timing.outputLatency
-        let timeLeft = distance / speed
-        let step = stepOf(index)
-        let next: RouteStep? = shouldCombine(index, speed: speed) ? stepOf(index + 1) : nil
-        var offset = timing.distanceHeardGuess
-        var built: (text: String, spoken: SpokenDistance, heard: Double, duration: Double, offset: Double)?
-        for _ in 0..<2 {
-            let heard = distance - speed * (latency + offset)
-            guard heard >= minimumDistance * timing.distanceBoundSlack, let spoken = phrases.distance(heard)
-            else {
-                drop(index, tier: tier, reason: .noRoom, time: time, into: &decisions)
-                return .skipped
-            }
-            let text = phrases.approachText(for: step, distance: spoken, wording: .long, then: next)
-            let duration = durationOf(SpokenInstruction(text: text))
-            let newOffset = Self.offset(of: spoken.text, in: text, duration: duration)
-            built = (text, spoken, heard, duration, newOffset)
-            if abs(newOffset - offset) < 0.15 { break }
-            offset = newOffset
-        }
-        guard var chosen = built else { return .skipped }
-        let nominal = end + chosen.duration + latency + halfStep
-        if timeLeft > nominal + timing.roundingEarly { return .notYet }
-        let isEarly = timeLeft > nominal
-        if chosen.spoken.meters > states[index].lastSpokenDistance {
-            return timeLeft - 2 * halfStep - chosen.duration - latency >= roomBefore ? .notYet : .skipped
-        }
-        var wording = Wording.long
-        if timeLeft - chosen.duration - latency < roomBefore {
-            let shortText = phrases.approachText(
-                for: step, distance: chosen.spoken, wording: .short, then: next)
-            let shortDuration = durationOf(SpokenInstruction(text: shortText))
-            guard timeLeft - shortDuration - latency >= roomBefore else {
-                drop(index, tier: tier, reason: .noRoom, time: time, into: &decisions)
-                return .skipped
-            }
-            chosen.text = shortText
-            chosen.duration = shortDuration
-            chosen.offset = Self.offset(of: chosen.spoken.text, in: shortText, duration: shortDuration)
-            wording = .short
-        }
-        let error = abs(chosen.spoken.meters - chosen.heard) / chosen.heard
-        if isEarly && error > timing.roundingTolerance { return .notYet }
-        if error > timing.roundingTolerance {
-            if states[index].waitStart.isNaN { states[index].waitStart = time }
-            let canWait =
-                time - states[index].waitStart < timing.roundingWait
-                && timeLeft - 2 * halfStep - chosen.duration - latency >= roomBefore
-            if canWait { return .notYet }
-        }
-        var prompt = makePrompt(
-            SpokenInstruction(text: chosen.text, distanceRemainingOnStep: distance), tier: tier, index: index,
-            time: time, distance: distance, spokenDistance: chosen.spoken.meters, wording: wording,
-            fromServer: false, then: next != nil, duration: chosen.duration)
-        prompt.predictedEndBeforeManeuver = timeLeft - chosen.duration - latency
-        prompt.distanceHeardAfter = latency + chosen.offset
-        states[index].lastSpokenDistance = chosen.spoken.meters
-        if next != nil, index + 1 < states.count { states[index + 1].mentionedInApproach = true }
-        start(prompt, time: time, into: &decisions)
-        return .spoken
-    }
-
-    /// Says the depart prompt or "Continue for …" if it fits before `roomBefore`; waits (when
-    /// `mayWait`) for a moment when the distance is a rounder number.
-    private mutating func sayContinue(
-        _ index: Int, time: Double, distance: Double, speed: Double, roomBefore: Double, mayWait: Bool,
-        into decisions: inout [AnnouncementDecision]
-    ) -> Outcome {
-        let point = plan.points[index]
-        let latency = timing.outputLatency
-        let timeLeft = distance / speed
-        let previous = route.legs[point.legIndex].steps[point.stepIndex - 1]
-        var candidates: [(SpokenInstruction, Wording, Bool, SpokenDistance?)] = []
-        if point.followsDepart {
-            if usesServerInstructions, let server = previous.voiceInstructions.first,
-                previous.voiceInstructions.count >= 2
-                    || server.distanceAlongGeometry >= previous.distance * 0.9
-            {
-                candidates.append(
-                    (
-                        SpokenInstruction(text: server.announcement, ssml: server.ssmlAnnouncement), .long,
-                        true, nil
-                    ))
-            }
-            candidates.append(
-                (
-                    SpokenInstruction(text: phrases.departText(for: previous, wording: .long)), .long, false,
-                    nil
-                ))
-            candidates.append(
-                (
-                    SpokenInstruction(text: phrases.departText(for: previous, wording: .short)), .short,
-                    false, nil
-                ))
-        } else {
-            for wording in Wording.allCases {
-                var offset = timing.continueDistanceHeardGuess
-                for pass in 0..<2 {
-                    let heard = distance - speed * (latency + offset)
-                    guard let spoken = phrases.distance(heard),
-                        spoken.meters <= states[index].lastSpokenDistance
-                    else { break }
-                    if mayWait, abs(spoken.meters - heard) / heard > timing.roundingTolerance {
-                        return .notYet
-                    }
-                    let text = phrases.continueText(on: previous, distance: spoken, wording: wording)
-                    let newOffset = Self.offset(
-                        of: spoken.text, in: text, duration: durationOf(SpokenInstruction(text: text)))
-                    if abs(newOffset - offset) < 0.3 || pass == 1 {
-                        candidates.append((SpokenInstruction(text: text), wording, false, spoken))
-                        break
-                    }
-                    offset = newOffset
-                }
-            }
-        }
-        for (instruction, wording, fromServer, spoken) in candidates {
-            let duration = durationOf(instruction)
-            guard timeLeft - duration - latency >= roomBefore else { continue }
-            var prompt = makePrompt(
-                instruction.withFreshID(distance), tier: .continue, index: index, time: time,
-                distance: distance,
-                spokenDistance: spoken?.meters, wording: wording, fromServer: fromServer, then: false,
-                duration: duration)
-            prompt.predictedEndBeforeManeuver = timeLeft - duration - latency
-            if let spoken {
-                states[index].lastSpokenDistance = spoken.meters
-                prompt.distanceHeardAfter =
-                    latency + Self.offset(of: spoken.text, in: instruction.text, duration: duration)
-            }
-            states[index].continueSpoken = true
-            start(prompt, time: time, into: &decisions)
-            return .spoken
-        }
-        return .skipped
-    }
-
-    private mutating func serviceCustom(time: Double, into decisions: inout [AnnouncementDecision]) {
-        guard !pendingCustom.isEmpty else { return }
-        if current != nil, time >= busyUntil { current = nil }
-        var index = 0
-        while index < pendingCustom.count {
-            let item = pendingCustom[index]
-            if time - item.time > timing.customMaximumDelay {
-                pendingCustom.remove(at: index)
-                decisions.append(
-                    .drop(
-                        DroppedPrompt(
-                            time: time, tier: .custom, legIndex: -1, stepIndex: -1, reason: .expired)))
-                continue
-            }
-            index += 1
-        }
-        guard let item = pendingCustom.first else { return }
-        let busy = current != nil && time < busyUntil
-        if busy, let speaking = current, speaking.tier.isFinal || item.priority == .normal { return }
-        if !busy && time < busyUntil + timing.minimumGap { return }
         let duration = durationOf(item.instruction)
-        // Never start an app prompt that would still be heard when a final prompt is due.
-        if target < plan.points.count, !states[target].finalDone, !states[target].mentionedInFinal {
-            let speed = usableSpeed
-            let distance = max(0, lastDistance - speed * max(0, time - vehicle.lastTime))
-            let finalStart =
-                leadOf(target) + finalDuration(target, .long) + timing.outputLatency
-            if distance / speed - duration - timing.outputLatency - timing.minimumGap < finalStart { return }
-        }
-        pendingCustom.removeFirst()
-        let prompt = ScheduledPrompt(
-            instruction: item.instruction, tier: .custom, legIndex: -1, stepIndex: -1, spokenDistance: nil,
-            duration: duration, time: time, estimatedDistance: lastDistance, estimatedSpeed: usableSpeed,
-            predictedEndBeforeManeuver: .nan, wording: .long, isFromServer: false,
-            includesNextManeuver: false,
-            priority: item.priority, distanceHeardAfter: nil)
+        guard endsBeforeFinal(duration, time: time) else { return }
+        appPrompts.removeFirst()
+        let prompt = item.prompt(duration: duration, time: time, distance: lastDistance, speed: usableSpeed)
         start(prompt, time: time, into: &decisions)
+    }
+
+    /// Whether an app prompt `duration` seconds long started at `time` is no longer heard when the
+    /// next maneuver's final prompt is due.
+    private mutating func endsBeforeFinal(_ duration: Double, time: Double) -> Bool {
+        guard target < rules.plan.points.count, !rules.states[target].finalDone,
+            !rules.states[target].mentionedInFinal
+        else { return true }
+        let speed = usableSpeed
+        let distance = max(0, lastDistance - speed * max(0, time - vehicle.lastTime))
+        let finalStart = rules.leadOf(target) + rules.finalDuration(target, .long) + timing.outputLatency
+        return !(distance / speed - duration - timing.outputLatency - timing.minimumGap < finalStart)
     }
 
     private mutating func start(
         _ prompt: ScheduledPrompt, time: Double, into decisions: inout [AnnouncementDecision]
     ) {
-        let interrupted = (current != nil && time < busyUntil) ? current : nil
+        let interrupted = speaking.start(prompt, at: time, latency: timing.outputLatency)
         decisions.append(.speak(prompt, interrupting: interrupted))
-        current = prompt
-        busyUntil = time + timing.outputLatency + prompt.duration
-    }
-
-    private func drop(
-        _ index: Int, tier: PromptTier, reason: DropReason, time: Double,
-        into decisions: inout [AnnouncementDecision]
-    ) {
-        let point = plan.points[index]
-        decisions.append(
-            .drop(
-                DroppedPrompt(
-                    time: time, tier: tier, legIndex: point.legIndex, stepIndex: point.stepIndex,
-                    reason: reason)))
-    }
-
-    private func makePrompt(
-        _ instruction: SpokenInstruction, tier: PromptTier, index: Int, time: Double, distance: Double,
-        spokenDistance: Double?, wording: Wording, fromServer: Bool, then: Bool, duration known: Double? = nil
-    ) -> ScheduledPrompt {
-        let point = plan.points[index]
-        let duration = known ?? durationOf(instruction)
-        return ScheduledPrompt(
-            instruction: instruction, tier: tier, legIndex: point.legIndex, stepIndex: point.stepIndex,
-            spokenDistance: spokenDistance, duration: duration, time: time, estimatedDistance: distance,
-            estimatedSpeed: usableSpeed,
-            predictedEndBeforeManeuver: distance / usableSpeed - duration - timing.outputLatency,
-            wording: wording, isFromServer: fromServer, includesNextManeuver: then, priority: nil,
-            distanceHeardAfter: nil)
-    }
-
-    // MARK: Texts
-
-    private func stepOf(_ index: Int) -> RouteStep {
-        let point = plan.points[index]
-        return route.legs[point.legIndex].steps[point.stepIndex]
-    }
-
-    private func tierOfFinal(_ index: Int) -> PromptTier {
-        stepOf(index).maneuver.type == .arrive ? .arrival : .final
-    }
-
-    /// Seconds until the car reaches maneuver `index`, `distance` meters ahead: distance / speed,
-    /// or, when `timing.expectsBraking`, with the braking expected before it from the speed
-    /// measured now (corrected at every update as the car slows).
-    private func timeToManeuver(_ index: Int, distance: Double, speed: Double) -> Double {
-        guard timing.expectsBraking else { return distance / speed }
-        return timing.brakingTime(distance: distance, speed: measuredSpeed, turnSpeed: expectedSpeed(index))
-    }
-
-    /// The speed a driver takes maneuver `index` at: by its angle (from the maneuver's bearings,
-    /// else its modifier), never above the routed speed of the road after it; 0 at an arrival.
-    private func expectedSpeed(_ index: Int) -> Double {
-        let step = stepOf(index)
-        let maneuver = step.maneuver
-        if maneuver.type == .arrive { return 0 }
-        if [.roundabout, .rotary, .roundaboutTurn].contains(maneuver.type) { return timing.roundaboutSpeed }
-        let angle: Double
-        if let before = maneuver.bearingBefore, let after = maneuver.bearingAfter, before != 0 || after != 0 {
-            let difference = abs((before - after).truncatingRemainder(dividingBy: 360))
-            angle = difference > 180 ? 360 - difference : difference
-        } else {
-            switch maneuver.modifier {
-            case .uTurn?: angle = 180
-            case .sharpLeft?, .sharpRight?: angle = 135
-            case .left?, .right?: angle = 90
-            case .slightLeft?, .slightRight?: angle = 35
-            default: angle = 0
-            }
-        }
-        let point = plan.points[index]
-        let routed = plan.stepSpeed[plan.legOffset[point.legIndex] + point.stepIndex]
-        let byAngle = timing.turnSpeed(angle: angle)
-        return routed > 0 ? min(byAngle, routed) : byAngle
-    }
-
-    private func leadOf(_ index: Int) -> Double {
-        stepOf(index).maneuver.type == .arrive
-            ? timing.arrivalLead : timing.expectsBraking ? timing.brakingFinalLead : timing.finalLead
-    }
-
-    /// The server's final prompt for a maneuver: the last of the previous step's instructions
-    /// (unless that step departs and has only one, which then serves as the depart prompt).
-    private func serverFinal(_ index: Int) -> SpokenInstruction? {
-        guard usesServerInstructions else { return nil }
-        let point = plan.points[index]
-        let previous = route.legs[point.legIndex].steps[point.stepIndex - 1]
-        guard let last = previous.voiceInstructions.last else { return nil }
-        if point.followsDepart && previous.voiceInstructions.count < 2 { return nil }
-        return SpokenInstruction(text: last.announcement, ssml: last.ssmlAnnouncement)
-    }
-
-    private mutating func finalTexts(_ index: Int) -> ManeuverTexts {
-        if let texts = states[index].texts { return texts }
-        let step = stepOf(index)
-        let short = SpokenInstruction(text: phrases.finalText(for: step, wording: .short))
-        let server = serverFinal(index)
-        let long = server ?? SpokenInstruction(text: phrases.finalText(for: step, wording: .long))
-        let texts = ManeuverTexts(
-            long: long, short: short, longDuration: safeDuration(long), shortDuration: safeDuration(short),
-            longIsServer: server != nil)
-        states[index].texts = texts
-        return texts
-    }
-
-    private mutating func thenTexts(_ index: Int) -> ManeuverTexts {
-        if let texts = states[index].thenTexts { return texts }
-        let step = stepOf(index)
-        let next = stepOf(index + 1)
-        let long = SpokenInstruction(text: phrases.finalText(for: step, wording: .long, then: next))
-        let short = SpokenInstruction(text: phrases.finalText(for: step, wording: .short, then: next))
-        let texts = ManeuverTexts(
-            long: long, short: short, longDuration: safeDuration(long), shortDuration: safeDuration(short),
-            longIsServer: false)
-        states[index].thenTexts = texts
-        return texts
-    }
-
-    private mutating func finalDuration(_ index: Int, _ wording: Wording) -> Double {
-        let texts = finalTexts(index)
-        return wording == .long ? texts.longDuration : texts.shortDuration
-    }
-
-    private func safeDuration(_ instruction: SpokenInstruction) -> Double {
-        let value = durationOf(instruction)
-        return value.isFinite && value >= 0 ? value : timing.estimatedDuration(of: instruction)
-    }
-
-    /// True when the maneuver after `index` (same leg) follows too soon for a final prompt of its own.
-    private mutating func shouldCombine(_ index: Int, speed: Double) -> Bool {
-        guard index + 1 < plan.points.count else { return false }
-        let point = plan.points[index]
-        let next = plan.points[index + 1]
-        guard next.legIndex == point.legIndex, stepOf(index).maneuver.type != .arrive else { return false }
-        let gap = (next.position - point.position) / speed
-        let needed = finalDuration(index + 1, .short) + leadOf(index + 1) + timing.combineReaction
-        return gap < needed
-    }
-
-    /// Seconds into the speech when `phrase` (inside `text`) is heard, by its place in the text.
-    static func offset(of phrase: String, in text: String, duration: Double) -> Double {
-        guard let range = text.range(of: phrase), !text.isEmpty else { return duration / 2 }
-        let before = text.distance(from: text.startIndex, to: range.lowerBound)
-        let length = phrase.count
-        return duration * (Double(before) + Double(length) / 2) / Double(text.count)
-    }
-}
-
-extension SpokenInstruction {
-    /// A copy with a new identity (each time a prompt is said it is a new prompt).
-    func withFreshID(_ distance: Double) -> SpokenInstruction {
-        SpokenInstruction(text: text, ssml: ssml, distanceRemainingOnStep: distance)
     }
 }

@@ -86,6 +86,30 @@ public struct AnnouncementTiming: Sendable, Equatable {
     public var distanceBoundSlack: Double = 0.9
     /// After a reroute, a maneuver of the same kind within this many meters is the same one.
     public var sameManeuverRadius: Double = 30
+    /// Seconds between fixes assumed for the first fix of a drive (or after a reroute)…
+    public var firstFixInterval: Double = 1
+    /// …and the longest interval between two fixes the estimate moves over (a longer gap, an
+    /// outage, counts as this long).
+    public var longestFixInterval: Double = 2
+    /// A prompt with a distance is looked at (its text built and measured) this many seconds
+    /// before its nominal time, beyond `roundingEarly`.
+    public var distancePromptLookahead: Double = 1
+    /// Where the distance is heard in a prompt is computed again until it moves less than this
+    /// many seconds (prepare and approach prompts)…
+    public var distanceHeardTolerance: Double = 0.15
+    /// …and this many for a continue prompt.
+    public var continueHeardTolerance: Double = 0.3
+    /// The server's only instruction of the first step serves as the depart prompt when it is
+    /// said at least this share of the step's length before its end (at its start).
+    public var serverDepartMinimumShare: Double = 0.9
+    /// The angle of a turn whose bearings are unknown, by its modifier, in degrees: a U-turn…
+    public var uTurnAngle: Double = 180
+    /// …a sharp turn…
+    public var sharpTurnAngle: Double = 135
+    /// …a turn…
+    public var turnAngle: Double = 90
+    /// …and a slight turn (anything else goes straight on, 0).
+    public var slightTurnAngle: Double = 35
 
     /// Estimated length of a prompt not rendered yet: this many seconds…
     public var estimatedPromptBase: Double = 0.15

@@ -21,7 +21,5 @@ public struct PromptMetrics: Sendable, Equatable {
 
 /// CPU time consumed so far by the calling thread, in seconds.
 func currentThreadCPUSeconds() -> Double {
-    var time = timespec()
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
-    return Double(time.tv_sec) + Double(time.tv_nsec) * 1e-9
+    SystemCalls.threadCPUSeconds()
 }
