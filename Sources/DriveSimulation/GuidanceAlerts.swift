@@ -57,7 +57,8 @@ public struct GuidanceAlerts: Sendable, Equatable {
         case .backOnRoute: words.backOnRoute
         case .signalLost: words.gpsLost
         case .signalRecovered: words.gpsRecovered
-        case .speedAlert: (words.speedLimit ?? Self.englishSpeedLimit).replacingOccurrences(of: " {limit}", with: "")
+        case .speedAlert:
+            (words.speedLimit ?? Self.englishSpeedLimit).replacingOccurrences(of: " {limit}", with: "")
         }
     }
 
@@ -111,7 +112,9 @@ struct AlertScheduler {
             interval *= 2
             nextRepeat = time + interval
         }
-        if said == .speedAlert, let speedAlert { return SpokenInstruction(text: alerts.text(for: speedAlert)) }
+        if said == .speedAlert, let speedAlert {
+            return SpokenInstruction(text: alerts.text(for: speedAlert))
+        }
         return said.map { SpokenInstruction(text: alerts.text(for: $0)) }
     }
 }

@@ -127,7 +127,8 @@ public struct GuidedDrive: Sendable {
                 events.append(record)
                 onEvent?(record)
             }
-            if let instruction = alerter.take(tickEvents, speedAlert: speedAlert, state: matcher.state, at: second)
+            if let instruction = alerter.take(
+                tickEvents, speedAlert: speedAlert, state: matcher.state, at: second)
             {
                 await controller.announce(instruction, priority: .high)
             }

@@ -97,7 +97,8 @@ enum DriveJSON {
         var text: String {
             guard let alert = speedAlert else { return String(format: "%7.1f s  [%@]", timeS, name) }
             return String(
-                format: "%7.1f s  [%@ %.0f km/h, limit %.0f km/h]", timeS, name, alert.speedKmh, alert.limitKmh)
+                format: "%7.1f s  [%@ %.0f km/h, limit %.0f km/h]", timeS, name, alert.speedKmh,
+                alert.limitKmh)
         }
 
         private static func tenth(_ value: Double) -> Double { (value * 10).rounded() / 10 }

@@ -147,7 +147,8 @@ extension JSONValue {
         _ = try await harness.send(#"{"cmd":"subscribe"}"#, from: events)
         let load = try await harness.send(ServiceHarness.routeLine(SteadyDrive.limitedRouteName))
         #expect(load["ok"] == .bool(true), "\(load.serialized)")
-        let route = try Route.decode(from: Data(contentsOf: TestFixtures.directions(SteadyDrive.limitedRouteName)))
+        let route = try Route.decode(
+            from: Data(contentsOf: TestFixtures.directions(SteadyDrive.limitedRouteName)))
         for fix in SteadyDrive.fixes(on: try RouteLine(route: route), speed: 15) {
             let line = JSONValue.object([
                 ("cmd", .string("position")), ("lat", .number(fix.latitude)), ("lon", .number(fix.longitude)),

@@ -59,7 +59,9 @@ import VoiceGuidanceTesting
     ])
     func theAlertIsSpokenInTheVoicesLanguage(language: String, text: String) async throws {
         let outcome = try await Self.drive(speed: 15, language: language)
-        #expect(outcome.heard.filter { $0.instruction.text == text }.count == 2, "\(outcome.heard.map(\.instruction.text))")
+        #expect(
+            outcome.heard.filter { $0.instruction.text == text }.count == 2,
+            "\(outcome.heard.map(\.instruction.text))")
     }
 
     @Test func alertsOnlyModeStillSpeaksIt() async throws {

@@ -13,7 +13,8 @@ import VoiceGuidanceTesting
 
     /// The fixture with `maxspeed[3]` of leg 0 replaced by `entry` (or an entry appended).
     static func mutated(_ entry: Any, append: Bool = false) throws -> Data {
-        var document = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: limitedURL)) as? [String: Any])
+        var document = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: limitedURL)) as? [String: Any])
         var routes = try #require(document["routes"] as? [[String: Any]])
         var legs = try #require(routes[0]["legs"] as? [[String: Any]])
         var annotation = try #require(legs[0]["annotation"] as? [String: Any])
@@ -54,7 +55,8 @@ import VoiceGuidanceTesting
     }
 
     @Test func routesWithoutMaxspeedHaveNoLimits() throws {
-        let route = try Route.decode(from: Data(contentsOf: TestFixtures.directions("navigation-ios_routeWithInstructions.json")))
+        let route = try Route.decode(
+            from: Data(contentsOf: TestFixtures.directions("navigation-ios_routeWithInstructions.json")))
         #expect(route.legs.allSatisfy { $0.maxSpeeds == nil })
         let line = try RouteLine(route: route)
         #expect(SpeedLimitLine(route: route, line: line).sections.isEmpty)
@@ -68,9 +70,18 @@ import VoiceGuidanceTesting
     @Test(arguments: [
         (#"{"speed":-5,"unit":"km/h"}"#, "routes[0].legs[0].annotation.maxspeed[3].speed", "negative value"),
         (#"{"speed":0,"unit":"km/h"}"#, "routes[0].legs[0].annotation.maxspeed[3].speed", "speed limit of 0"),
-        (#"{"speed":300,"unit":"mph"}"#, "routes[0].legs[0].annotation.maxspeed[3].speed", "above any posted limit"),
-        (#"{"speed":50,"unit":"knots"}"#, "routes[0].legs[0].annotation.maxspeed[3].unit", "neither km/h nor mph"),
-        (#"{"speed":"fast","unit":"km/h"}"#, "routes[0].legs[0].annotation.maxspeed[3].speed", "expected a number"),
+        (
+            #"{"speed":300,"unit":"mph"}"#, "routes[0].legs[0].annotation.maxspeed[3].speed",
+            "above any posted limit"
+        ),
+        (
+            #"{"speed":50,"unit":"knots"}"#, "routes[0].legs[0].annotation.maxspeed[3].unit",
+            "neither km/h nor mph"
+        ),
+        (
+            #"{"speed":"fast","unit":"km/h"}"#, "routes[0].legs[0].annotation.maxspeed[3].speed",
+            "expected a number"
+        ),
         (#"{}"#, "routes[0].legs[0].annotation.maxspeed[3]", "expected {\"speed\""),
         (#""fifty""#, "routes[0].legs[0].annotation.maxspeed[3]", "expected an object"),
         (#"{"unknown":"yes"}"#, "routes[0].legs[0].annotation.maxspeed[3].unknown", "expected true or false"),
@@ -155,7 +166,9 @@ import VoiceGuidanceTesting
         // 30 mph = 48.3 km/h, alerted above 53.3 km/h.
         #expect(Self.alerts(&watch, Array(repeating: 53, count: 6), limit: thirty).isEmpty)
         var alert: SpeedWatch.Alert?
-        for second in 0..<5 { alert = watch.update(limit: thirty, speed: 56 / 3.6, time: 10 + Double(second)) ?? alert }
+        for second in 0..<5 {
+            alert = watch.update(limit: thirty, speed: 56 / 3.6, time: 10 + Double(second)) ?? alert
+        }
         let found = try #require(alert)
         #expect(abs(found.limitKmh - 48.28) < 0.01)
         #expect(abs(found.speedKmh - 56) < 0.01)
@@ -188,7 +201,10 @@ import VoiceGuidanceTesting
     }
 
     @Test func alertNamesSwitchEventsOff() throws {
-        #expect(try GuidanceAlerts.events(named: "speed,gps").get() == [.speedAlert, .signalLost, .signalRecovered])
+        #expect(
+            try GuidanceAlerts.events(named: "speed,gps").get() == [
+                .speedAlert, .signalLost, .signalRecovered,
+            ])
         #expect(try GuidanceAlerts.events(named: "off-route").get() == [.offRoute, .backOnRoute])
         guard case .failure(let unknown) = GuidanceAlerts.events(named: "speed,radar") else {
             Issue.record("radar accepted")

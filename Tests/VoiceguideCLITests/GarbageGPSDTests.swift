@@ -48,10 +48,11 @@ import VoiceGuidanceTesting
     /// Bytes 0…255 in a seeded order, without line endings (one binary "line").
     static func binary(_ count: Int, seed: UInt64) -> Data {
         var generator = SplitMix64(seed: seed)
-        return Data((0..<count).map { _ in
-            let byte = UInt8(truncatingIfNeeded: generator.next())
-            return byte == 0x0A || byte == 0x0D ? 0x00 : byte
-        })
+        return Data(
+            (0..<count).map { _ in
+                let byte = UInt8(truncatingIfNeeded: generator.next())
+                return byte == 0x0A || byte == 0x0D ? 0x00 : byte
+            })
     }
 
     /// The first connection: twelve good fixes, each after a kind of garbage, the last four after a
@@ -69,7 +70,8 @@ import VoiceGuidanceTesting
         ]
         var chunks: [Chunk] = []
         for (index, fix) in fixes.prefix(8).enumerated() {
-            chunks.append(Chunk(bytes: garbage[index] + Data((TraceWriter.gpsdJSON(fix) + "\n").utf8), pause: 1))
+            chunks.append(
+                Chunk(bytes: garbage[index] + Data((TraceWriter.gpsdJSON(fix) + "\n").utf8), pause: 1))
         }
         chunks.append(Chunk(bytes: Data(repeating: UInt8(ascii: "x"), count: 2 << 20) + [0x0A], pause: 0))
         for fix in fixes.dropFirst(8).prefix(4) {

@@ -26,7 +26,9 @@ import VoiceGuidanceTesting
         return file
     }
 
-    static func objects(_ stdout: String) throws -> [[String: Any]] { try NavigateCommandTests.objects(stdout) }
+    static func objects(_ stdout: String) throws -> [[String: Any]] {
+        try NavigateCommandTests.objects(stdout)
+    }
 
     static func speedAlerts(_ objects: [[String: Any]]) -> [[String: Any]] {
         objects.filter { $0["event"] as? String == "speed_alert" }
@@ -49,7 +51,9 @@ import VoiceGuidanceTesting
         }
         let times = alerts.compactMap { $0["time_s"] as? Double }
         #expect(times.count == 2 && (23...25).contains(times[0]) && (55...57).contains(times[1]), "\(times)")
-        let said = objects.filter { $0["event"] as? String == "prompt" && $0["text"] as? String == "Speed limit 40" }
+        let said = objects.filter {
+            $0["event"] as? String == "prompt" && $0["text"] as? String == "Speed limit 40"
+        }
         #expect(said.count == 2)
         #expect(said.first?["tier"] as? String == "custom")
 
@@ -64,7 +68,9 @@ import VoiceGuidanceTesting
         let folder = try CommandRunner.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let trace = try Self.trace(in: folder)
-        let result = try cli.run(["drive", limitedPath, "--trace", trace.path, "--no-alert", "speed,gps", "--json"])
+        let result = try cli.run([
+            "drive", limitedPath, "--trace", trace.path, "--no-alert", "speed,gps", "--json",
+        ])
         #expect(result.status == 0, "\(result.stderr)")
         let objects = try Self.objects(result.stdout)
         #expect(Self.speedAlerts(objects).count == 2)
@@ -117,6 +123,7 @@ import VoiceGuidanceTesting
         let loud = stride(from: 0, to: wav.samples.count - Int(rate / 10), by: Int(rate / 10)).filter {
             AudioLevel.rmsDB(Array(wav.samples[$0..<$0 + Int(rate / 10)])) > -40
         }
-        #expect(Double(loud.count) / 10 <= spoken + 0.3, "\(loud.count) loud tenths for \(spoken) s of speech")
+        #expect(
+            Double(loud.count) / 10 <= spoken + 0.3, "\(loud.count) loud tenths for \(spoken) s of speech")
     }
 }

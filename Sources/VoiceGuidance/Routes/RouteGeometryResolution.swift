@@ -18,7 +18,8 @@ extension Route {
                     geometry, precision: precision,
                     path: join("legs[\(legIndex)].steps[\(stepIndex)].geometry"))
             }
-            try Self.checkAnnotationLength(legs[legIndex], path: join("legs[\(legIndex)].annotation.maxspeed"))
+            try Self.checkAnnotationLength(
+                legs[legIndex], path: join("legs[\(legIndex)].annotation.maxspeed"))
         }
     }
 

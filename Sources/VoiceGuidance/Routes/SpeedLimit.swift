@@ -49,7 +49,8 @@ public enum SpeedLimit: Sendable, Equatable, Codable {
             throw DecodingError.dataCorrupted(
                 DecodingError.Context(
                     codingPath: container.codingPath,
-                    debugDescription: "expected {\"speed\": N, \"unit\": \"km/h\"|\"mph\"}, {\"unknown\": true} or {\"none\": true}"
+                    debugDescription:
+                        "expected {\"speed\": N, \"unit\": \"km/h\"|\"mph\"}, {\"unknown\": true} or {\"none\": true}"
                 ))
         }
     }
