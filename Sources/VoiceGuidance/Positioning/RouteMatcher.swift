@@ -1,7 +1,8 @@
 import Foundation
 
 /// Turns GPS fixes into progress along a route: the step driven, meters to the next maneuver, and
-/// a smoothed speed; detects leaving the route and coming back, and a lost signal.
+/// a smoothed speed; detects leaving the route and coming back, a lost signal, and (on a route
+/// with `annotation.maxspeed`) driving over the limit where the car is (`SpeedWatch`).
 ///
 /// Each fix is matched on a stretch of route around where the car should be by now (last place +
 /// speed × time), so a road driven twice or a route that doubles back is matched by continuity
