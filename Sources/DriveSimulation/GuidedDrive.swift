@@ -18,6 +18,8 @@ public struct GuidedDrive: Sendable {
     public var timing: AnnouncementTiming
     public var alerts: GuidanceAlerts
     public var usesServerInstructions: Bool
+    /// Which prompts the controller speaks (alerts are app prompts: spoken in both modes).
+    public var mode: VoiceController.Mode = .all
     public var durationOf: @Sendable (SpokenInstruction) -> Double
 
     public init(
@@ -35,10 +37,12 @@ public struct GuidedDrive: Sendable {
         self.durationOf = durationOf
     }
 
-    /// One route or signal event, seconds since the first fix.
+    /// One route, signal or speed event, seconds since the first fix.
     public struct EventRecord: Sendable, Equatable {
         public var timeS: Double
         public var event: RouteMatcher.Event
+        /// The limit and speed of a `speedAlert`.
+        public var speedAlert: SpeedWatch.Alert?
     }
 
     /// What happened on the drive.
@@ -88,6 +92,7 @@ public struct GuidedDrive: Sendable {
         let controller = VoiceController(
             route: route, synthesizer: speech, phrases: phrases, timing: timing, clock: clock,
             usesServerInstructions: usesServerInstructions, estimate: durationOf)
+        await controller.setMode(mode)
         let decided = Locked<[ScheduledPrompt]>([])
         await controller.setOnEvent { event in
             if case .spoke(let prompt) = event { decided.withLock { $0.append(prompt) } }
@@ -102,12 +107,14 @@ public struct GuidedDrive: Sendable {
             speech.advance(to: second)
             var progress: RouteProgress?
             var tickEvents: [RouteMatcher.Event] = []
+            var speedAlert: SpeedWatch.Alert?
             var hadFix = false
             for fix in arrived {
                 guard let clean = filter.accept(fix) else { continue }
                 hadFix = true
                 let update = matcher.update(clean)
                 tickEvents += update.events
+                speedAlert = update.speedAlert ?? speedAlert
                 progress = update.progress
             }
             if !hadFix {
@@ -115,10 +122,14 @@ public struct GuidedDrive: Sendable {
                 progress = matcher.progress(at: second)
             }
             for event in tickEvents {
-                events.append(EventRecord(timeS: second, event: event))
-                onEvent?(EventRecord(timeS: second, event: event))
+                let record = EventRecord(
+                    timeS: second, event: event, speedAlert: event == .speedAlert ? speedAlert : nil)
+                events.append(record)
+                onEvent?(record)
             }
-            if let instruction = alerter.take(tickEvents, state: matcher.state, at: second) {
+            if let instruction = alerter.take(
+                tickEvents, speedAlert: speedAlert, state: matcher.state, at: second)
+            {
                 await controller.announce(instruction, priority: .high)
             }
             if let progress, matcher.state == .onRoute { await controller.update(progress) }

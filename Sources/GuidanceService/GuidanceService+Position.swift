@@ -28,7 +28,7 @@ extension GuidanceService {
                 latitude: fix.latitude, longitude: fix.longitude, time: time, speed: fix.speed,
                 course: fix.course,
                 horizontalAccuracy: fix.accuracy))
-        announce(outcome.events)
+        announce(outcome.events, speedAlert: outcome.speedAlert)
         for carried in outcome.gap { try progressQueue.submit(carried) }
         var fields: [(String, JSONValue)] = [
             ("time", .number(ProtocolMessage.rounded(time))), ("state", .string(outcome.state.rawValue)),
@@ -52,9 +52,22 @@ extension GuidanceService {
         if let progress = result.progress { try? progressQueue.submit(progress) }
     }
 
-    /// Sends route-matching events to the subscribers.
-    nonisolated func announce(_ events: [RouteMatcher.Event]) {
-        for event in events { subscribers.broadcast(ProtocolMessage.event(event.rawValue)) }
+    /// Sends route-matching events to the subscribers; `speed_alert` with `limit_kmh`,
+    /// `speed_kmh`, `posted_limit` and `posted_unit` (as `drive --json` writes them).
+    nonisolated func announce(_ events: [RouteMatcher.Event], speedAlert: SpeedWatch.Alert? = nil) {
+        for event in events {
+            var fields: [(String, JSONValue)] = []
+            if event == .speedAlert, let speedAlert {
+                fields = [
+                    ("limit_kmh", .number(ProtocolMessage.rounded(speedAlert.limitKmh))),
+                    ("speed_kmh", .number(ProtocolMessage.rounded(speedAlert.speedKmh))),
+                ]
+                if case .posted(let speed, let unit) = speedAlert.limit {
+                    fields += [("posted_limit", .number(speed)), ("posted_unit", .string(unit.rawValue))]
+                }
+            }
+            subscribers.broadcast(ProtocolMessage.event(event.rawValue, fields))
+        }
     }
 
     /// Starts the once-a-second check for a lost signal (once).

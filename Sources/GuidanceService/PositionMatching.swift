@@ -18,6 +18,8 @@ final class PositionMatching: Sendable {
         var rejection: FixFilter.Rejection?
         /// True when the matcher ignored the fix as an outlier.
         var isOutlier: Bool
+        /// The limit and speed of a `speed_alert` in `events`.
+        var speedAlert: SpeedWatch.Alert?
     }
 
     private struct State {
@@ -94,7 +96,7 @@ final class PositionMatching: Sendable {
             state.matcher = matcher
             return Outcome(
                 progress: update.progress, gap: gap, events: events + update.events, state: matcher.state,
-                rejection: nil, isOutlier: update.isOutlier)
+                rejection: nil, isOutlier: update.isOutlier, speedAlert: update.speedAlert)
         }
     }
 

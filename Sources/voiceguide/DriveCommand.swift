@@ -11,6 +11,7 @@ enum DriveCommand: Command {
                                 [--voice ID] [--units metric|imperial] [--no-server-instructions]
                                 [--engine espeak|command:PROGRAM…]
                                 [--trace FILE | --motion constant|realistic]
+                                [--no-alert off-route,gps,speed] [--alerts-only]
                                 [--play [--sink KIND] [--device NAME] [--role ROLE] [--speedup N]
                                  | --output drive.wav] [--lead-in MS] [--json]
 
@@ -42,6 +43,11 @@ enum DriveCommand: Command {
           --motion M         constant (default: the vehicle above) or realistic: a driver who
                              brakes before turns, stops at some junctions, with GPS noise,
                              outliers and an outage (seeded by --seed), through route matching
+          --no-alert LIST    with --trace or --motion realistic: do not speak these alerts
+                             (comma-separated: off-route = off/back on route, gps = signal
+                             lost/recovered, speed = over the route's maxspeed); their events are
+                             still reported
+          --alerts-only      with --trace or --motion realistic: speak alerts only, no turn prompts
 
         Exit status: 0 done, 1 the route or voice cannot be used, 64 usage, 69 audio device failed.
         """
@@ -70,9 +76,13 @@ enum DriveCommand: Command {
         guard motion == "constant" || motion == "realistic" else {
             throw UsageError("--motion must be constant or realistic, not '\(motion)'")
         }
+        let alertOptions = try GuidedDriveCommand.AlertOptions.parse(&arguments)
         let renderer = try Engines.renderer(&arguments)
         let files = try arguments.positionals()
         guard files.count == 1 else { throw UsageError("give one ROUTE.json") }
+        if !alertOptions.isDefault, trace == nil, motion != "realistic" {
+            throw UsageError("--no-alert and --alerts-only go with --trace or --motion realistic")
+        }
         if play && output != nil { throw UsageError("--play and --output cannot be combined; choose one") }
 
         if let speedWarning { Console.error(speedWarning) }
@@ -102,7 +112,7 @@ enum DriveCommand: Command {
             return try await GuidedDriveCommand.run(
                 route: route, source: trace.map { .trace(path: $0) } ?? .realistic(seed: seed),
                 phrases: PhraseBuilder(book: book, units: voice.units), book: book, audio: audio,
-                usesServerInstructions: !stripServer, json: json)
+                usesServerInstructions: !stripServer, json: json, alertOptions: alertOptions)
         }
         var sink: (any AudioSink)?
         if let output { sink = outputSink(output) }

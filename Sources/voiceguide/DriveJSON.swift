@@ -73,21 +73,50 @@ enum DriveJSON {
         }
     }
 
-    /// A route or signal event: `{"event": "off_route", "time_s": …}`.
+    /// A route, signal or speed event: `{"event": "off_route", "time_s": …}`; a speed alert adds
+    /// `limit_kmh`, `speed_kmh` and the limit as posted (`posted_limit`, `posted_unit`: km/h or mph).
     struct Event: Encodable {
         var name: String
         var timeS: Double
+        var speedAlert: SpeedWatch.Alert?
+
+        init(_ record: GuidedDrive.EventRecord) {
+            name = record.event.rawValue
+            timeS = record.timeS
+            speedAlert = record.speedAlert
+        }
 
         enum CodingKeys: String, CodingKey {
             case event
             case timeS = "time_s"
+            case limitKmh = "limit_kmh"
+            case speedKmh = "speed_kmh"
+            case postedLimit = "posted_limit"
+            case postedUnit = "posted_unit"
         }
 
         func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(name, forKey: .event)
             try container.encode(timeS, forKey: .timeS)
+            guard let alert = speedAlert else { return }
+            try container.encode(Self.tenth(alert.limitKmh), forKey: .limitKmh)
+            try container.encode(Self.tenth(alert.speedKmh), forKey: .speedKmh)
+            if case .posted(let speed, let unit) = alert.limit {
+                try container.encode(speed, forKey: .postedLimit)
+                try container.encode(unit.rawValue, forKey: .postedUnit)
+            }
         }
+
+        /// The line of the plain timeline: `  12.0 s  [speed_alert 63 km/h, limit 50 km/h]`.
+        var text: String {
+            guard let alert = speedAlert else { return String(format: "%7.1f s  [%@]", timeS, name) }
+            return String(
+                format: "%7.1f s  [%@ %.0f km/h, limit %.0f km/h]", timeS, name, alert.speedKmh,
+                alert.limitKmh)
+        }
+
+        private static func tenth(_ value: Double) -> Double { (value * 10).rounded() / 10 }
     }
 
     /// One line of JSON (sorted keys, slashes as they are).

@@ -11,10 +11,33 @@ enum GuidedDriveCommand {
         case realistic(seed: UInt64)
     }
 
+    /// The alert switches of `drive` (guided) and `navigate`: `--no-alert LIST`, `--alerts-only`.
+    struct AlertOptions {
+        /// Alerts switched off (their events are still reported).
+        var disabled: Set<RouteMatcher.Event> = []
+        /// Only alerts and app prompts are spoken, no turn prompts.
+        var alertsOnly = false
+
+        static func parse(_ arguments: inout CommandLineArguments) throws -> AlertOptions {
+            var options = AlertOptions()
+            options.alertsOnly = arguments.flag("--alerts-only")
+            if let list = try arguments.option("--no-alert") {
+                switch GuidanceAlerts.events(named: list) {
+                case .success(let events): options.disabled = events
+                case .failure(let unknown): throw UsageError("--no-alert: \(unknown)")
+                }
+            }
+            return options
+        }
+
+        var isDefault: Bool { disabled.isEmpty && !alertsOnly }
+        var mode: VoiceController.Mode { alertsOnly ? .alertsOnly : .all }
+    }
+
     /// Runs the drive and prints its timeline (or JSON lines).
     static func run(
         route: Route, source: Source, phrases: PhraseBuilder, book: PhraseBook, audio: PromptAudio,
-        usesServerInstructions: Bool, json: Bool
+        usesServerInstructions: Bool, json: Bool, alertOptions: AlertOptions = AlertOptions()
     ) async throws -> Int32 {
         guard
             route.geometry != nil || route.legs.contains(where: { $0.steps.contains { $0.geometry != nil } })
@@ -47,9 +70,11 @@ enum GuidedDriveCommand {
             fixes = SimulatedReceiver(motion: motion, seed: seed).fixes
             truth = motion
         }
-        let drive = GuidedDrive(
-            route: route, phrases: phrases, fixes: fixes, truth: truth, timing: timing, alerts: alerts(book),
+        var drive = GuidedDrive(
+            route: route, phrases: phrases, fixes: fixes, truth: truth, timing: timing,
+            alerts: alerts(book, units: phrases.units, disabled: alertOptions.disabled),
             usesServerInstructions: usesServerInstructions, durationOf: { audio.duration(of: $0) })
+        drive.mode = alertOptions.mode
         let result: GuidedDrive.Result
         do { result = try await drive.run() } catch { throw CommandFailure("\(error)") }
         try printResult(result, json: json)
@@ -63,13 +88,17 @@ enum GuidedDriveCommand {
         return timing
     }
 
-    /// The alerts of the voice's phrase book (English words when it has none).
-    static func alerts(_ book: PhraseBook) -> GuidanceAlerts {
+    /// The alerts of the voice's phrase book (English words when it has none), said in `units`,
+    /// all but the `disabled` ones.
+    static func alerts(_ book: PhraseBook, units: UnitSystem, disabled: Set<RouteMatcher.Event> = [])
+        -> GuidanceAlerts
+    {
         GuidanceAlerts(
             words: book.alerts
                 ?? PhraseBook.Alerts(
                     offRoute: "Off route", backOnRoute: "Back on route", gpsLost: "GPS lost",
-                    gpsRecovered: "GPS recovered"))
+                    gpsRecovered: "GPS recovered", speedLimit: GuidanceAlerts.englishSpeedLimit),
+            enabled: Set(RouteMatcher.Event.allCases).subtracting(disabled), units: units)
     }
 
     static func describe(_ statistics: TraceStatistics) -> String {
@@ -91,10 +120,7 @@ enum GuidedDriveCommand {
             lines.append((prompt.timeS, text))
         }
         for event in result.events {
-            let text =
-                json
-                ? try DriveJSON.line(DriveJSON.Event(name: event.event.rawValue, timeS: event.timeS))
-                : String(format: "%7.1f s  [%@]", event.timeS, event.event.rawValue)
+            let text = json ? try DriveJSON.line(DriveJSON.Event(event)) : DriveJSON.Event(event).text
             lines.append((event.timeS, text))
         }
         for (_, line) in lines.sorted(by: { $0.0 < $1.0 }) { print(line) }

@@ -90,8 +90,11 @@ enum LivePositionSource: Sendable {
                 let stream = try PositionStream.connect(host: host, port: port)
                 try stream.send("?WATCH={\"enable\":true,\"json\":true}\n")
                 report("gpsd: connected to \(host):\(port)")
-                if watch(stream, into: feed) { pause = 0.5 }
-                report("gpsd: \(host):\(port) closed the connection")
+                let read = watch(stream, into: feed)
+                if read.fixes > 0 { pause = 0.5 }
+                if !feed.wasStopped {
+                    report("gpsd: \(host):\(port) closed the connection (\(describe(read)))")
+                }
             } catch {
                 report("gpsd: \(error)")
             }
@@ -101,25 +104,35 @@ enum LivePositionSource: Sendable {
         }
     }
 
-    /// Reads gpsd's reports until the connection closes; returns whether any fix came.
-    private static func watch(_ stream: PositionStream, into feed: some LiveFixReceiver) -> Bool {
+    /// Reads gpsd's reports until the connection closes (or the drive stops); returns what was
+    /// read and skipped. A line longer than any report is dropped as it comes, never kept whole.
+    private static func watch(_ stream: PositionStream, into feed: some LiveFixReceiver) -> TraceStatistics {
         var reader = GPSDReader()
         var lines = LineBuffer(maximumLength: GPSDReader.maximumLineLength)
-        var gotFix = false
         var lastTime = -Double.infinity
-        while !feed.wasStopped {
-            let chunk = (try? stream.read(timeout: readWait)) ?? .closed
-            if case .idle = chunk { continue }
-            guard case .bytes(let bytes) = chunk else { return gotFix }
-            for line in lines.append(bytes) {
-                // gpsd may report one epoch twice (mode 2, then 3): the first is kept.
-                if let fix = reader.read(line: Substring(line)), fix.time > lastTime {
-                    lastTime = fix.time
-                    gotFix = true
-                    feed.deliverNow(fix)
-                }
+        func take(_ line: String) {
+            // gpsd may report one epoch twice (mode 2, then 3): the first is kept.
+            if let fix = reader.read(line: Substring(line)), fix.time > lastTime {
+                lastTime = fix.time
+                feed.deliverNow(fix)
             }
         }
-        return gotFix
+        reading: while !feed.wasStopped {
+            switch (try? stream.read(timeout: readWait)) ?? .closed {
+            case .idle: continue
+            case .closed: break reading
+            case .bytes(let bytes): for line in lines.append(bytes) { take(line) }
+            }
+        }
+        if let last = lines.finish() { take(last) }
+        var statistics = reader.statistics
+        statistics.overlong += lines.overlong
+        return statistics
+    }
+
+    /// What a gpsd connection brought: `12 fixes; skipped 3 malformed, 1 too long`.
+    static func describe(_ read: TraceStatistics) -> String {
+        "\(read.fixes) fixes; skipped \(read.malformed) malformed, \(read.overlong) too long, "
+            + "\(read.missingTime) without time, \(read.noFix) without fix"
     }
 }

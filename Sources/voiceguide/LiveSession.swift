@@ -63,9 +63,9 @@ final class LiveSession: Sendable {
     /// A route or signal event happened.
     func event(_ record: GuidedDrive.EventRecord) {
         if json {
-            write(DriveJSON.Event(name: record.event.rawValue, timeS: record.timeS))
+            write(DriveJSON.Event(record))
         } else {
-            say(String(format: "%7.1f s  [%@]", record.timeS, record.event.rawValue))
+            say(DriveJSON.Event(record).text)
         }
     }
 

@@ -12,6 +12,7 @@ enum NavigateCommand: Command {
         usage: voiceguide navigate ROUTE.json (--gpsd [HOST:PORT] | --nmea PATH | --trace FILE [--speedup N])
                                    [--device NAME | --output FILE.wav] [--json] [--voice ID]
                                    [--units metric|imperial] [--no-server-instructions]
+                                   [--no-alert off-route,gps,speed] [--alerts-only]
                                    [--engine espeak|command:PROGRAM…]
 
         Guides live: positions as they come go through route matching to the VoiceController,
@@ -26,6 +27,14 @@ enum NavigateCommand: Command {
           --device NAME       ALSA PCM name (default: default); opened first
           --output FILE       write the audio to a WAV file instead of playing it
           --json              one JSON object per line on stdout: prompts and events as they happen
+                              (off_route, back_on_route, gps_lost, gps_recovered, speed_alert)
+          --no-alert LIST     do not speak these alerts (comma-separated: off-route, gps, speed);
+                              their events are still reported
+          --alerts-only       speak the alerts only (off route, GPS, speed limit), no turn prompts
+
+        A route with annotation.maxspeed gets a speed alert ("Speed limit 50", in the voice's
+        units) when the car stays more than max(5 km/h, 10 %) over the limit for 3 s: once per
+        limit, again on a stretch with another limit or after a minute kept under it.
 
         Exit status: 0 done, 1 the route or voice cannot be used, 64 usage, 66 no such file,
         69 audio device failed.
@@ -59,6 +68,7 @@ enum NavigateCommand: Command {
         let device = try arguments.option("--device") ?? "default"
         let output = try arguments.option("--output", "-o")
         let json = arguments.flag("--json")
+        let alertOptions = try GuidedDriveCommand.AlertOptions.parse(&arguments)
         let renderer = try Engines.renderer(&arguments)
         let (source, speedup, routePath) = try parseSource(&arguments)
 
@@ -88,8 +98,10 @@ enum NavigateCommand: Command {
         let session = LiveSession(track: track, json: json, playsAtStart: output == nil)
         var drive = GuidedDrive(
             route: route, phrases: PhraseBuilder(book: book, units: voice.units), fixes: [],
-            timing: GuidedDriveCommand.brakingTiming, alerts: GuidedDriveCommand.alerts(book),
+            timing: GuidedDriveCommand.brakingTiming,
+            alerts: GuidedDriveCommand.alerts(book, units: voice.units, disabled: alertOptions.disabled),
             usesServerInstructions: !stripServer, durationOf: { audio.duration(of: $0) })
+        drive.mode = alertOptions.mode
         drive.onHeard = { session.heard($0) }
         drive.onStart = { session.started($0, at: $1) }
         drive.onEvent = { session.event($0) }

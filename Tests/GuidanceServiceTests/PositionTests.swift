@@ -171,3 +171,43 @@ extension JSONValue {
         #expect(island.string("rejected") == "null_island", "\(island.serialized)")
     }
 }
+
+/// `speed_alert` as a subscribed event of the service.
+@Suite struct SpeedAlertEventTests {
+    @Test func drivingOverTheLimitSendsASpeedAlertEventOncePerStretch() async throws {
+        let harness = try ServiceHarness()
+        let events = EventCollector()
+        _ = try await harness.send(#"{"cmd":"subscribe"}"#, from: events)
+        let load = try await harness.send(ServiceHarness.routeLine(SteadyDrive.limitedRouteName))
+        #expect(load["ok"] == .bool(true), "\(load.serialized)")
+        let route = try Route.decode(
+            from: Data(contentsOf: TestFixtures.directions(SteadyDrive.limitedRouteName)))
+        for fix in SteadyDrive.fixes(on: try RouteLine(route: route), speed: 15) {
+            let line = JSONValue.object([
+                ("cmd", .string("position")), ("lat", .number(fix.latitude)), ("lon", .number(fix.longitude)),
+                ("time", .number(fix.time + 1_000)), ("speed", .number(fix.speed ?? 0)),
+                ("course", .number(((fix.course ?? 0) + 360).truncatingRemainder(dividingBy: 360))),
+            ])
+            let reply = try await harness.send(line.serialized)
+            #expect(reply["ok"] == .bool(true), "\(reply.serialized)")
+        }
+        let alerts = events.events.filter { $0.string("event") == "speed_alert" }
+        #expect(alerts.count == 2, "\(events.names)")
+        for alert in alerts {
+            #expect(alert.number("limit_kmh") == 40)
+            #expect(abs((alert.number("speed_kmh") ?? 0) - 54) < 1)
+            #expect(alert.number("posted_limit") == 40)
+            #expect(alert.string("posted_unit") == "km/h")
+        }
+    }
+
+    @Test func aRouteWithoutMaxspeedSendsNone() async throws {
+        let harness = try ServiceHarness()
+        let events = EventCollector()
+        _ = try await harness.send(#"{"cmd":"subscribe"}"#, from: events)
+        _ = try await harness.send(ServiceHarness.routeLine(PositionTests.fixture))
+        for line in try PositionTests.positionLines() { _ = try await harness.send(line) }
+        #expect(events.names.contains("spoke"))
+        #expect(!events.names.contains("speed_alert"))
+    }
+}

@@ -34,12 +34,19 @@ public struct PhraseBook: Sendable, Equatable, Codable {
         public var gpsLost: String
         /// Fixes again.
         public var gpsRecovered: String
+        /// Over the speed limit; `{limit}` stands for the limit's number in the voice's units
+        /// ("speed limit {limit}"). Optional: a book without it gets the English words.
+        public var speedLimit: String?
 
-        public init(offRoute: String, backOnRoute: String, gpsLost: String, gpsRecovered: String) {
+        public init(
+            offRoute: String, backOnRoute: String, gpsLost: String, gpsRecovered: String,
+            speedLimit: String? = nil
+        ) {
             self.offRoute = offRoute
             self.backOnRoute = backOnRoute
             self.gpsLost = gpsLost
             self.gpsRecovered = gpsRecovered
+            self.speedLimit = speedLimit
         }
     }
 

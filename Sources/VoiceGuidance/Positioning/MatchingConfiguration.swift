@@ -45,6 +45,15 @@ public struct MatchingConfiguration: Sendable, Equatable {
     /// A rejoin earlier than this many meters behind the last place costs extra (a loop or a
     /// road driven twice is taken at its later pass only when nothing better fits).
     public var rejoinBehindAllowance = 150.0
+    /// Over the speed limit: the smoothed speed above limit + max(this many km/h, …
+    public var speedToleranceKmh = 5.0
+    /// … this fraction of the limit) …
+    public var speedToleranceFraction = 0.10
+    /// … on every fix for this many seconds (one noisy fix is no alert).
+    public var speedAlertAfter = 3.0
+    /// After an alert, the same limit is alerted again only once the car has kept to it (at or
+    /// under the limit itself) for this many seconds; a different limit re-arms it at once.
+    public var speedRearmAfter = 60.0
 
     public init() {}
 }

@@ -1,7 +1,8 @@
 import Foundation
 
 /// Turns GPS fixes into progress along a route: the step driven, meters to the next maneuver, and
-/// a smoothed speed; detects leaving the route and coming back, and a lost signal.
+/// a smoothed speed; detects leaving the route and coming back, a lost signal, and (on a route
+/// with `annotation.maxspeed`) driving over the limit where the car is (`SpeedWatch`).
 ///
 /// Each fix is matched on a stretch of route around where the car should be by now (last place +
 /// speed × time), so a road driven twice or a route that doubles back is matched by continuity
@@ -30,6 +31,8 @@ public struct RouteMatcher: Sendable {
         case backOnRoute = "back_on_route"
         case signalLost = "gps_lost"
         case signalRecovered = "gps_recovered"
+        /// Over the speed limit (see `SpeedWatch`); the update's `speedAlert` says by how much.
+        case speedAlert = "speed_alert"
     }
 
     /// What one fix did.
@@ -40,11 +43,24 @@ public struct RouteMatcher: Sendable {
         public var events: [Event]
         /// True when the fix was ignored as an outlier.
         public var isOutlier: Bool
+        /// The speed alert the fix caused (with `Event.speedAlert` in `events`), if any.
+        public var speedAlert: SpeedWatch.Alert?
+
+        public init(
+            progress: RouteProgress?, events: [Event], isOutlier: Bool, speedAlert: SpeedWatch.Alert? = nil
+        ) {
+            self.progress = progress
+            self.events = events
+            self.isOutlier = isOutlier
+            self.speedAlert = speedAlert
+        }
     }
 
     public let configuration: MatchingConfiguration
     /// The route's line.
     public let line: RouteLine
+    /// The route's posted speed limits along the line (none without `annotation.maxspeed`).
+    public let speedLimits: SpeedLimitLine
     public private(set) var state: State = .searching
 
     private var place = 0.0
@@ -58,6 +74,7 @@ public struct RouteMatcher: Sendable {
     private var wrongWay = 0
     private var rejoins = 0
     private var signalLost = false
+    private var speedWatch: SpeedWatch
 
     /// A matcher for a route whose geometry is decoded.
     ///
@@ -65,9 +82,15 @@ public struct RouteMatcher: Sendable {
     public init(route: Route, configuration: MatchingConfiguration = MatchingConfiguration()) throws(RouteLine
         .Error)
     {
-        self.line = try RouteLine(route: route)
+        let line = try RouteLine(route: route)
+        self.line = line
         self.configuration = configuration
+        speedLimits = SpeedLimitLine(route: route, line: line)
+        speedWatch = SpeedWatch(configuration: configuration)
     }
+
+    /// The posted limit where the car is reported, if known.
+    public var speedLimit: SpeedLimit? { speedLimits.section(at: reported)?.limit }
 
     /// Meters along the route's line where the car is reported (never less than before while on route).
     public var distanceAlong: Double { reported }
@@ -76,6 +99,17 @@ public struct RouteMatcher: Sendable {
 
     /// Takes one fix (already through a `FixFilter`; times increasing).
     public mutating func update(_ fix: Position) -> Update {
+        var update = match(fix)
+        guard !speedLimits.sections.isEmpty else { return update }
+        let limit = state == .onRoute ? speedLimit : nil
+        if let alert = speedWatch.update(limit: limit, speed: speed, time: fix.time) {
+            update.events.append(.speedAlert)
+            update.speedAlert = alert
+        }
+        return update
+    }
+
+    private mutating func match(_ fix: Position) -> Update {
         var events: [Event] = []
         if signalLost {
             signalLost = false

@@ -115,6 +115,9 @@ public struct Route: Sendable, Equatable, Codable {
                 try check.step(step, "\(legPath).steps[\(stepIndex)]")
                 routeLength += step.distance
             }
+            if let maxSpeeds = leg.maxSpeeds {
+                try check.speedLimits(maxSpeeds, "\(legPath).annotation.maxspeed")
+            }
         }
         try check.total(routeLength, join("legs"))
         try check.driveTime(routedDriveTime, join("legs"))

@@ -18,6 +18,20 @@ extension Route {
                     geometry, precision: precision,
                     path: join("legs[\(legIndex)].steps[\(stepIndex)].geometry"))
             }
+            try Self.checkAnnotationLength(
+                legs[legIndex], path: join("legs[\(legIndex)].annotation.maxspeed"))
+        }
+    }
+
+    /// `annotation.maxspeed` has one entry per segment of the leg's geometry, when the steps
+    /// carry the geometry to count them (a leg with only the route's overview is not checked).
+    private static func checkAnnotationLength(_ leg: RouteLeg, path: String) throws {
+        guard let limits = leg.maxSpeeds, let points = leg.geometryPoints, points.count >= 2 else { return }
+        if limits.count != points.count - 1 {
+            throw RouteDecodingError(
+                path: path,
+                message:
+                    "\(limits.count) entries for the \(points.count - 1) segments of the leg's geometry")
         }
     }
 

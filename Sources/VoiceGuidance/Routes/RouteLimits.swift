@@ -13,6 +13,9 @@ public struct RouteLimits: Sendable, Equatable {
     public var maximumSpeed = 300.0
     /// The highest roundabout exit number: 1,000.
     public var maximumExit = 1_000
+    /// The highest posted speed limit (`annotation.maxspeed`), in km/h: 250 km/h (no road posts
+    /// more than 160 km/h; a road without a limit says `{"none": true}`).
+    public var maximumSpeedLimit = 250.0
 
     /// The slowest a simulated or estimated drive goes, in m/s: slower speeds are raised to this.
     public static let minimumSpeed = 0.1

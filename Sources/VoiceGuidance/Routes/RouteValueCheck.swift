@@ -59,6 +59,25 @@ struct RouteValueCheck {
         }
     }
 
+    /// A leg's `annotation.maxspeed`: each posted limit above 0 and at most the highest limit.
+    func speedLimits(_ limits: [SpeedLimit], _ path: String) throws {
+        for (index, limit) in limits.enumerated() {
+            guard case .posted(let speed, let unit) = limit else { continue }
+            let field = "\(path)[\(index)].speed"
+            try finite(speed, field)
+            if speed == 0 {
+                throw RouteDecodingError(path: field, message: "a speed limit of 0 \(unit.rawValue)")
+            }
+            if let kmh = limit.kilometersPerHour, kmh > self.limits.maximumSpeedLimit {
+                throw RouteDecodingError(
+                    path: field,
+                    message:
+                        "\(Self.rounded(speed)) \(unit.rawValue) is above any posted limit (the limit is \(Self.rounded(self.limits.maximumSpeedLimit)) km/h)"
+                )
+            }
+        }
+    }
+
     /// The steps' distances added up over a whole route.
     func total(_ value: Double, _ path: String) throws {
         try atMost(value, limits.maximumDistance, path, in: Self.kilometers) {
