@@ -20,10 +20,11 @@ struct RoadLoudnessTests {
     }
 
     /// Louder measured as BS.1770 loudness (what a listener hears) over the corpus, and no prompt
-    /// clipping. A voice at its raw eSpeak level (about −20 LUFS) gets 5–7 LU of the curve's
-    /// +6 dB; the profiles raised to the −16 LUFS target get only about 3 LU, because the
-    /// limiter that keeps them from clipping takes the rest (speech peaks are ~18 dB above its
-    /// loudness): that is measured here as it is, not hidden.
+    /// clipping: every profile at its −16 LUFS target is 5–7 LU louder at 130 km/h than at 30
+    /// (the curve's +6 dB made by compression and make-up: a plain gain into the limiter gave
+    /// only 2.7–3.2 LU there). The make-up is set for speech whose peaks reach the ceiling; a
+    /// voice left at eSpeak's raw level (the fallback, about −20 LUFS) has 4 dB of headroom and
+    /// comes out louder still (about +9.7 LU), never clipping.
     @Test func at130KmhPromptsAre5To7dBLouderThanAt30AndNoneClips() throws {
         let catalog = try VoiceCatalog(directory: TestFixtures.packageRoot().appendingPathComponent("Voices"))
         let ceiling = Int((32_767 * Decibels.amplitude(fromDB: -0.3)).rounded(.up))
@@ -50,9 +51,9 @@ struct RoadLoudnessTests {
                     format: "ROAD LOUDNESS %@: 130 vs 30 km/h %+.2f LU over the corpus, %.2f…%.2f per prompt",
                     voice.id, corpus, perPrompt.min() ?? 0, perPrompt.max() ?? 0))
             if voice.volumeDB == 0 {
-                #expect(corpus >= 5 && corpus <= 7, "\(voice.id): \(corpus) LU")
+                #expect(corpus >= 5 && corpus <= 11, "\(voice.id) at eSpeak's raw level: \(corpus) LU")
             } else {
-                #expect(corpus >= 2 && corpus <= 7, "\(voice.id) at the loudness target: \(corpus) LU")
+                #expect(corpus >= 5 && corpus <= 7, "\(voice.id) at the loudness target: \(corpus) LU")
             }
         }
     }
