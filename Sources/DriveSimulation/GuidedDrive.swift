@@ -19,6 +19,8 @@ public struct GuidedDrive: Sendable {
     public var alerts: GuidanceAlerts
     public var usesServerInstructions: Bool
     public var durationOf: @Sendable (SpokenInstruction) -> Double
+    /// The controller's speed gain and chimes (none by default).
+    public var sound = PromptSound.plain
 
     public init(
         route: Route, phrases: PhraseBuilder, fixes: [Position], truth: RealisticMotion? = nil,
@@ -87,7 +89,7 @@ public struct GuidedDrive: Sendable {
         }
         let controller = VoiceController(
             route: route, synthesizer: speech, phrases: phrases, timing: timing, clock: clock,
-            usesServerInstructions: usesServerInstructions, estimate: durationOf)
+            usesServerInstructions: usesServerInstructions, estimate: durationOf, sound: sound)
         let decided = Locked<[ScheduledPrompt]>([])
         await controller.setOnEvent { event in
             if case .spoke(let prompt) = event { decided.withLock { $0.append(prompt) } }

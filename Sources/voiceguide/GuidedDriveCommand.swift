@@ -14,7 +14,7 @@ enum GuidedDriveCommand {
     /// Runs the drive and prints its timeline (or JSON lines).
     static func run(
         route: Route, source: Source, phrases: PhraseBuilder, book: PhraseBook, audio: PromptAudio,
-        usesServerInstructions: Bool, json: Bool
+        sound: PromptSound, usesServerInstructions: Bool, json: Bool
     ) async throws -> Int32 {
         guard
             route.geometry != nil || route.legs.contains(where: { $0.steps.contains { $0.geometry != nil } })
@@ -47,9 +47,10 @@ enum GuidedDriveCommand {
             fixes = SimulatedReceiver(motion: motion, seed: seed).fixes
             truth = motion
         }
-        let drive = GuidedDrive(
+        var drive = GuidedDrive(
             route: route, phrases: phrases, fixes: fixes, truth: truth, timing: timing, alerts: alerts(book),
             usesServerInstructions: usesServerInstructions, durationOf: { audio.duration(of: $0) })
+        drive.sound = sound
         let result: GuidedDrive.Result
         do { result = try await drive.run() } catch { throw CommandFailure("\(error)") }
         try printResult(result, json: json)
@@ -85,9 +86,9 @@ enum GuidedDriveCommand {
                 json
                 ? try DriveJSON.line(DriveJSON.Prompt(record: prompt))
                 : String(
-                    format: "%7.1f s  %@ %@  ends %.1f s before", prompt.timeS, prompt.tier.rawValue,
-                    prompt.text,
-                    prompt.endsBeforeManeuverS)
+                    format: "%7.1f s  %@ %@  ends %.1f s before  %+.1f dB%@", prompt.timeS,
+                    prompt.tier.rawValue, prompt.text, prompt.endsBeforeManeuverS, prompt.gainDB,
+                    prompt.chime.map { "  chime \($0.rawValue)" } ?? "")
             lines.append((prompt.timeS, text))
         }
         for event in result.events {

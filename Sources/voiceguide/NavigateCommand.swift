@@ -13,6 +13,7 @@ enum NavigateCommand: Command {
                                    [--device NAME | --output FILE.wav] [--json] [--voice ID]
                                    [--units metric|imperial] [--no-server-instructions]
                                    [--engine espeak|command:PROGRAM…]
+                                   [--chime final|all|none] [--reroute-chime on|off]
 
         Guides live: positions as they come go through route matching to the VoiceController,
         which speaks through ALSA (or into a WAV file, each prompt at its time). Ctrl-C or SIGTERM
@@ -26,6 +27,10 @@ enum NavigateCommand: Command {
           --device NAME       ALSA PCM name (default: default); opened first
           --output FILE       write the audio to a WAV file instead of playing it
           --json              one JSON object per line on stdout: prompts and events as they happen
+        \(SoundOptions.usage)
+
+        Prompts get louder with the speed the car has when they start (the voice's speedLoudness
+        curve); each prompt's gain is printed ("gain_db").
 
         Exit status: 0 done, 1 the route or voice cannot be used, 64 usage, 66 no such file,
         69 audio device failed.
@@ -38,9 +43,12 @@ enum NavigateCommand: Command {
         var text: String
         var heardS: Double
         var cut: Bool
+        var gainDB: Double
+        var chime: String?
 
         enum CodingKeys: String, CodingKey {
-            case event, text, cut
+            case event, text, cut, chime
+            case gainDB = "gain_db"
             case timeS = "time_s"
             case heardS = "heard_s"
         }
@@ -59,6 +67,7 @@ enum NavigateCommand: Command {
         let device = try arguments.option("--device") ?? "default"
         let output = try arguments.option("--output", "-o")
         let json = arguments.flag("--json")
+        let soundOptions = try SoundOptions.parse(&arguments)
         let renderer = try Engines.renderer(&arguments)
         let (source, speedup, routePath) = try parseSource(&arguments)
 
@@ -90,6 +99,7 @@ enum NavigateCommand: Command {
             route: route, phrases: PhraseBuilder(book: book, units: voice.units), fixes: [],
             timing: GuidedDriveCommand.brakingTiming, alerts: GuidedDriveCommand.alerts(book),
             usesServerInstructions: !stripServer, durationOf: { audio.duration(of: $0) })
+        drive.sound = soundOptions.sound(for: voice)
         drive.onHeard = { session.heard($0) }
         drive.onStart = { session.started($0, at: $1) }
         drive.onEvent = { session.event($0) }

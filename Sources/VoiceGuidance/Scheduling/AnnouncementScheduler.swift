@@ -398,6 +398,7 @@ public struct AnnouncementScheduler {
         into decisions: inout [AnnouncementDecision]
     ) -> Outcome {
         let latency = timing.outputLatency
+        let chime = timing.chimeLength(before: tier)
         let timeLeft = distance / speed
         let step = stepOf(index)
         let next: RouteStep? = shouldCombine(index, speed: speed) ? stepOf(index + 1) : nil
@@ -411,8 +412,9 @@ public struct AnnouncementScheduler {
                 return .skipped
             }
             let text = phrases.approachText(for: step, distance: spoken, wording: .long, then: next)
-            let duration = durationOf(SpokenInstruction(text: text))
-            let newOffset = Self.offset(of: spoken.text, in: text, duration: duration)
+            let speech = durationOf(SpokenInstruction(text: text))
+            let duration = chime + speech
+            let newOffset = chime + Self.offset(of: spoken.text, in: text, duration: speech)
             built = (text, spoken, heard, duration, newOffset)
             if abs(newOffset - offset) < 0.15 { break }
             offset = newOffset
@@ -428,14 +430,15 @@ public struct AnnouncementScheduler {
         if timeLeft - chosen.duration - latency < roomBefore {
             let shortText = phrases.approachText(
                 for: step, distance: chosen.spoken, wording: .short, then: next)
-            let shortDuration = durationOf(SpokenInstruction(text: shortText))
+            let shortSpeech = durationOf(SpokenInstruction(text: shortText))
+            let shortDuration = chime + shortSpeech
             guard timeLeft - shortDuration - latency >= roomBefore else {
                 drop(index, tier: tier, reason: .noRoom, time: time, into: &decisions)
                 return .skipped
             }
             chosen.text = shortText
             chosen.duration = shortDuration
-            chosen.offset = Self.offset(of: chosen.spoken.text, in: shortText, duration: shortDuration)
+            chosen.offset = chime + Self.offset(of: chosen.spoken.text, in: shortText, duration: shortSpeech)
             wording = .short
         }
         let error = abs(chosen.spoken.meters - chosen.heard) / chosen.heard
@@ -513,8 +516,10 @@ public struct AnnouncementScheduler {
                 }
             }
         }
+        let chime = timing.chimeLength(before: .continue)
         for (instruction, wording, fromServer, spoken) in candidates {
-            let duration = durationOf(instruction)
+            let speech = durationOf(instruction)
+            let duration = chime + speech
             guard timeLeft - duration - latency >= roomBefore else { continue }
             var prompt = makePrompt(
                 instruction.withFreshID(distance), tier: .continue, index: index, time: time,
@@ -525,7 +530,7 @@ public struct AnnouncementScheduler {
             if let spoken {
                 states[index].lastSpokenDistance = spoken.meters
                 prompt.distanceHeardAfter =
-                    latency + Self.offset(of: spoken.text, in: instruction.text, duration: duration)
+                    latency + chime + Self.offset(of: spoken.text, in: instruction.text, duration: speech)
             }
             states[index].continueSpoken = true
             start(prompt, time: time, into: &decisions)
@@ -554,7 +559,7 @@ public struct AnnouncementScheduler {
         let busy = current != nil && time < busyUntil
         if busy, let speaking = current, speaking.tier.isFinal || item.priority == .normal { return }
         if !busy && time < busyUntil + timing.minimumGap { return }
-        let duration = durationOf(item.instruction)
+        let duration = timing.chimeLength(before: .custom) + durationOf(item.instruction)
         // Never start an app prompt that would still be heard when a final prompt is due.
         if target < plan.points.count, !states[target].finalDone, !states[target].mentionedInFinal {
             let speed = usableSpeed
@@ -599,7 +604,7 @@ public struct AnnouncementScheduler {
         spokenDistance: Double?, wording: Wording, fromServer: Bool, then: Bool, duration known: Double? = nil
     ) -> ScheduledPrompt {
         let point = plan.points[index]
-        let duration = known ?? durationOf(instruction)
+        let duration = known ?? timing.chimeLength(before: tier) + durationOf(instruction)
         return ScheduledPrompt(
             instruction: instruction, tier: tier, legIndex: point.legIndex, stepIndex: point.stepIndex,
             spokenDistance: spokenDistance, duration: duration, time: time, estimatedDistance: distance,
@@ -676,9 +681,10 @@ public struct AnnouncementScheduler {
         let short = SpokenInstruction(text: phrases.finalText(for: step, wording: .short))
         let server = serverFinal(index)
         let long = server ?? SpokenInstruction(text: phrases.finalText(for: step, wording: .long))
+        let chime = timing.chimeLength(before: tierOfFinal(index))
         let texts = ManeuverTexts(
-            long: long, short: short, longDuration: safeDuration(long), shortDuration: safeDuration(short),
-            longIsServer: server != nil)
+            long: long, short: short, longDuration: chime + safeDuration(long),
+            shortDuration: chime + safeDuration(short), longIsServer: server != nil)
         states[index].texts = texts
         return texts
     }
@@ -689,9 +695,10 @@ public struct AnnouncementScheduler {
         let next = stepOf(index + 1)
         let long = SpokenInstruction(text: phrases.finalText(for: step, wording: .long, then: next))
         let short = SpokenInstruction(text: phrases.finalText(for: step, wording: .short, then: next))
+        let chime = timing.chimeLength(before: tierOfFinal(index))
         let texts = ManeuverTexts(
-            long: long, short: short, longDuration: safeDuration(long), shortDuration: safeDuration(short),
-            longIsServer: false)
+            long: long, short: short, longDuration: chime + safeDuration(long),
+            shortDuration: chime + safeDuration(short), longIsServer: false)
         states[index].thenTexts = texts
         return texts
     }

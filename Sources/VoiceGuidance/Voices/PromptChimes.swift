@@ -37,11 +37,4 @@ public struct PromptChimes: Sendable, Equatable, Codable {
         default: return nil
         }
     }
-
-    /// The length in seconds of what is played before a prompt of `tier` at `sampleRate` (the
-    /// prompt chime and its gap, or 0), which the timing counts in the prompt's length.
-    public func length(before tier: PromptTier, sampleRate: Int) -> Double {
-        guard tiers.contains(tier), sampleRate > 0 else { return 0 }
-        return Double(Chime.samples(.prompt, sampleRate: sampleRate).count) / Double(sampleRate)
-    }
 }
