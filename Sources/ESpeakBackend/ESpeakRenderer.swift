@@ -93,7 +93,8 @@ public final class ESpeakRenderer: SpeechRenderer {
     ) throws -> (summary: RenderSummary, trace: [SegmentTrace], calls: [String]) {
         let plan = try plan(written, voice: voice)
         var warnings = plan.warnings
-        let summary = try perform(plan.steps, warnings: &warnings, speedGain: plan.speedGain, handler: handler) {
+        let gain = plan.speedGain
+        let summary = try perform(plan.steps, warnings: &warnings, speedGain: gain, handler: handler) {
             _, speech, output in
             try synthesize(speech, profileVoice: plan.profileVoice) { chunk, events in
                 output.receive(chunk, events: events)

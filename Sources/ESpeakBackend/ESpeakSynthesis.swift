@@ -44,7 +44,8 @@ extension ESpeakRenderer {
             if let warning, !warnings.contains(warning) { warnings.append(warning) }
             chunks[index] = captured
         }
-        return ESpeakSynthesis(steps: plan.steps, chunks: chunks, warnings: warnings, speedGain: plan.speedGain)
+        return ESpeakSynthesis(
+            steps: plan.steps, chunks: chunks, warnings: warnings, speedGain: plan.speedGain)
     }
 
     /// Turns a synthesis into audio, streamed to `handler` as `render` streams it; needs no
@@ -52,7 +53,8 @@ extension ESpeakRenderer {
     public func finish(_ synthesis: ESpeakSynthesis, handler: (RenderEvent) -> RenderControl) -> RenderSummary
     {
         var warnings = synthesis.warnings
-        return perform(synthesis.steps, warnings: &warnings, speedGain: synthesis.speedGain, handler: handler) {
+        let gain = synthesis.speedGain
+        return perform(synthesis.steps, warnings: &warnings, speedGain: gain, handler: handler) {
             index, _, output in
             for chunk in synthesis.chunks[index] ?? [] {
                 let isGoingOn = chunk.samples.withUnsafeBufferPointer {

@@ -67,7 +67,8 @@ public struct VoiceProfile: Sendable, Equatable, Codable, Identifiable {
     /// This voice spoken `gainDB` louder for the road (see `atSpeed`).
     public func withSpeedGain(_ gainDB: Double) -> VoiceProfile {
         var voice = self
-        voice.speedGainDB = gainDB.isFinite ? min(max(gainDB, SpeedLoudness.gainRange.lowerBound), SpeedLoudness.gainRange.upperBound) : 0
+        let range = SpeedLoudness.gainRange
+        voice.speedGainDB = gainDB.isFinite ? min(max(gainDB, range.lowerBound), range.upperBound) : 0
         return voice
     }
 
