@@ -18,6 +18,9 @@ public actor GuidanceService {
         /// The timing model: a real car brakes before a maneuver (`expectsBraking`), as in
         /// `drive --trace`.
         public var timing: AnnouncementTiming
+        /// Which prompts get a chime; nil: what the voice profile says (`serve --chime`). Prompts
+        /// also get louder with the speed in the progress, along the voice's curve.
+        public var chimes: PromptChimes?
 
         public init(
             limits: ProtocolLimits = ProtocolLimits(), programVersion: String,
@@ -163,7 +166,8 @@ public actor GuidanceService {
         let controller = VoiceController(
             route: route, synthesizer: synthesizer, phrases: phrases, timing: configuration.timing,
             clock: clock,
-            usesServerInstructions: configuration.usesServerInstructions)
+            usesServerInstructions: configuration.usesServerInstructions,
+            sound: PromptSound(voice: voice, chimes: configuration.chimes))
         let subscribers = self.subscribers
         let speech = self.speech
         await controller.setOnEvent { event in

@@ -122,6 +122,18 @@ public struct SpeedLoudness: Sendable, Equatable, Codable {
     /// What is wrong with the curve, or nil: speeds must be finite and at least 0, gains within
     /// `gainRange`.
     public var problem: String? {
+        let settings = compression
+        let times = [settings.attack, settings.release, settings.limiterRelease]
+        guard settings.thresholdDB.isFinite, settings.thresholdDB <= 0, settings.referenceLevelDB.isFinite,
+            settings.kneeWidthDB.isFinite, settings.kneeWidthDB >= 0,
+            times.allSatisfy({ $0.isFinite && $0 > 0 && $0 <= 10 })
+        else { return "compression: levels must be finite dBFS and times between 0 and 10 s" }
+        guard settings.ratioPerDB.isFinite, (0...10).contains(settings.ratioPerDB) else {
+            return "compression: ratioPerDB \(settings.ratioPerDB) is outside 0…10"
+        }
+        guard settings.ceilingDB.isFinite, (-24...0).contains(settings.ceilingDB) else {
+            return "compression: ceilingDB \(settings.ceilingDB) is outside −24…0 dBFS"
+        }
         for point in points {
             guard point.kmh.isFinite, point.kmh >= 0 else { return "speed \(point.kmh) km/h is not a speed" }
             guard Self.gainRange.contains(point.gainDB) else {
