@@ -24,7 +24,8 @@ struct RoadLoudnessTests {
     /// (the curve's +6 dB made by compression and make-up: a plain gain into the limiter gave
     /// only 2.7–3.2 LU there). The make-up is set for speech whose peaks reach the ceiling; a
     /// voice left at eSpeak's raw level (the fallback, about −20 LUFS) has 4 dB of headroom and
-    /// comes out louder still (about +9.7 LU), never clipping.
+    /// comes out louder still (about +9.7 LU), never clipping. Between, the curve holds: at
+    /// 90 km/h (+4 dB) the target profiles read +4.2…+4.7 LU.
     @Test func at130KmhPromptsAre5To7dBLouderThanAt30AndNoneClips() throws {
         let catalog = try VoiceCatalog(directory: TestFixtures.packageRoot().appendingPathComponent("Voices"))
         let ceiling = Int((32_767 * Decibels.amplitude(fromDB: -0.3)).rounded(.up))
@@ -32,12 +33,15 @@ struct RoadLoudnessTests {
         for voice in [VoiceProfile.fallback] + catalog.profiles {
             var slowBlocks: [Double] = []
             var fastBlocks: [Double] = []
+            var middleBlocks: [Double] = []
             var perPrompt: [Double] = []
             for text in prompts {
                 let slow = try renderer.render(Utterance(text: text), voice: voice.atSpeed(30 / 3.6))
                 let fast = try renderer.render(Utterance(text: text), voice: voice.atSpeed(130 / 3.6))
                 let slowPowers = IntegratedLoudness.blockPowers(slow.samples, sampleRate: slow.sampleRate)
                 let fastPowers = IntegratedLoudness.blockPowers(fast.samples, sampleRate: fast.sampleRate)
+                let middle = try renderer.render(Utterance(text: text), voice: voice.atSpeed(90 / 3.6))
+                middleBlocks += IntegratedLoudness.blockPowers(middle.samples, sampleRate: middle.sampleRate)
                 slowBlocks += slowPowers
                 fastBlocks += fastPowers
                 perPrompt.append(
@@ -46,6 +50,10 @@ struct RoadLoudnessTests {
             }
             let corpus =
                 IntegratedLoudness.lufs(blocks: fastBlocks) - IntegratedLoudness.lufs(blocks: slowBlocks)
+            let atNinety =
+                IntegratedLoudness.lufs(blocks: middleBlocks) - IntegratedLoudness.lufs(blocks: slowBlocks)
+            print(
+                String(format: "ROAD LOUDNESS %@: 90 vs 30 km/h %+.2f LU (curve +4 dB)", voice.id, atNinety))
             print(
                 String(
                     format: "ROAD LOUDNESS %@: 130 vs 30 km/h %+.2f LU over the corpus, %.2f…%.2f per prompt",
@@ -54,6 +62,7 @@ struct RoadLoudnessTests {
                 #expect(corpus >= 5 && corpus <= 11, "\(voice.id) at eSpeak's raw level: \(corpus) LU")
             } else {
                 #expect(corpus >= 5 && corpus <= 7, "\(voice.id) at the loudness target: \(corpus) LU")
+                #expect(abs(atNinety - 4) <= 1, "\(voice.id) at 90 km/h (+4 dB on the curve): \(atNinety) LU")
             }
         }
     }

@@ -50,8 +50,7 @@ import VoiceGuidance
         let six = try #require(curve.compressor(forGainDB: 6))
         let three = try #require(curve.compressor(forGainDB: 3))
         #expect(abs(six.ratio - 3) < 1e-9 && abs(three.ratio - 2) < 1e-9)
-        let reference = curve.compression.referenceLevelDB
-        #expect(abs(six.gainReductionDB(atLevel: reference) + six.makeupGainDB - 6) < 1e-9)
+        #expect(abs(six.makeupGainDB - 6 * curve.compression.makeupPerDB) < 1e-9)
         #expect(six.makeupGainDB > three.makeupGainDB)
         #expect(abs(six.ceilingDB - -0.3) < 1e-9)
         let cut = try #require(curve.compressor(forGainDB: -4))
@@ -62,7 +61,7 @@ import VoiceGuidance
         let profile = try JSONDecoder().decode(
             VoiceProfile.self,
             from: Data(
-                #"{"id":"x","locale":"en-GB","espeakVoice":"en","rate":175,"pitch":50,"volumeDB":0,"units":"metric","phrases":"en","chime":{"tiers":["final","arrival"],"reroute":true},"speedLoudness":{"points":[{"kmh":50,"gainDB":0}],"compression":{"thresholdDB":-24,"ratioPerDB":0.5,"referenceLevelDB":-8,"kneeWidthDB":6,"attack":0.01,"release":0.1,"ceilingDB":-1,"limiterRelease":0.02}}}"#
+                #"{"id":"x","locale":"en-GB","espeakVoice":"en","rate":175,"pitch":50,"volumeDB":0,"units":"metric","phrases":"en","chime":{"tiers":["final","arrival"],"reroute":true},"speedLoudness":{"points":[{"kmh":50,"gainDB":0}],"compression":{"thresholdDB":-24,"ratioPerDB":0.5,"makeupPerDB":2,"kneeWidthDB":6,"attack":0.01,"release":0.1,"ceilingDB":-1,"limiterRelease":0.02}}}"#
                     .utf8))
         #expect(profile.chime == PromptChimes(tiers: [.final, .arrival], reroute: true))
         #expect(profile.roadLoudness.compression.thresholdDB == -24)
