@@ -96,3 +96,30 @@ struct VoiceLoudnessTargetTests {
         }
     }
 }
+
+/// The synthesizer an app uses renders a prompt with the speed gain its delivery carries (what
+/// `VoiceController` sets from the car's speed).
+@Suite(.serialized)
+struct DeliveredSpeedGainTests {
+    @Test func aPromptDeliveredAtSixDecibelsIsFiveToSevenLUFSLouder() async throws {
+        let catalog = try VoiceCatalog(directory: TestFixtures.packageRoot().appendingPathComponent("Voices"))
+        let voice = try catalog.profile(id: "en-GB")
+        let prompts = try RoadLoudnessTests.prompts(every: 40)
+        var loudness: [Double] = []
+        for gain in [0.0, 6.0] {
+            let sink = MemorySink()
+            let synthesizer = SpeechSynthesizer(renderer: try ESpeakRenderer(), sink: sink, voice: voice)
+            for text in prompts {
+                await synthesizer.speak(
+                    SpokenInstruction(text: text, delivery: PromptDelivery(speedGainDB: gain)))
+            }
+            loudness.append(
+                IntegratedLoudness.lufs(sink.samples, sampleRate: synthesizer.renderer.sampleRate))
+            #expect(
+                AudioLevel.peak(sink.samples) <= Int((32_767 * Decibels.amplitude(fromDB: -0.3)).rounded(.up))
+            )
+        }
+        print(String(format: "DELIVERED +6 dB: %+.2f LU through the synthesizer", loudness[1] - loudness[0]))
+        #expect(loudness[1] - loudness[0] >= 5 && loudness[1] - loudness[0] <= 7, "\(loudness)")
+    }
+}
