@@ -28,6 +28,8 @@ public struct DriveSimulator: Sendable {
     public var usesServerInstructions: Bool
     /// The length of a prompt's speech in seconds (the real renderer's, or an estimate).
     public var durationOf: @Sendable (SpokenInstruction) -> Double
+    /// The controller's speed gain and chimes (none by default).
+    public var sound = PromptSound.plain
 
     public init(
         route: Route, phrases: PhraseBuilder, speed: SpeedProfile, gpsNoise: Double = 0, seed: UInt64 = 1,
@@ -63,7 +65,7 @@ public struct DriveSimulator: Sendable {
             onHeard: { prompt in heard.withLock { $0.append(prompt) } })
         let controller = VoiceController(
             route: route, synthesizer: speech, phrases: phrases, timing: timing, clock: clock,
-            usesServerInstructions: usesServerInstructions, estimate: durationOf)
+            usesServerInstructions: usesServerInstructions, estimate: durationOf, sound: sound)
         let events = Locked<[VoiceController.Event]>([])
         await controller.setOnEvent { event in events.withLock { $0.append(event) } }
 
@@ -190,12 +192,15 @@ struct DriveRecorder {
             let at = time + (prompt.distanceHeardAfter ?? latency)
             heardDistance = maneuverPosition - motion.position(at: at)
         }
-        return PromptRecord(
+        var record = PromptRecord(
             timeS: start, leg: prompt.legIndex, step: prompt.stepIndex, tier: prompt.tier,
             text: prompt.instruction.text, distanceM: maneuverPosition - motion.position(at: start),
             speedMps: motion.speed(at: start), durationS: prompt.duration,
             endsBeforeManeuverS: maneuverTime - start - prompt.duration,
             spokenDistanceM: prompt.spokenDistance, heardDistanceM: heardDistance,
             ssml: prompt.instruction.ssml)
+        record.gainDB = prompt.instruction.delivery.speedGainDB
+        record.chime = prompt.instruction.delivery.chime
+        return record
     }
 }

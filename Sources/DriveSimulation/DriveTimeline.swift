@@ -24,6 +24,10 @@ public struct PromptRecord: Sendable, Equatable {
     public var heardDistanceM: Double?
     /// The SSML spoken, if the prompt has some (server prompts).
     public var ssml: String?
+    /// The speed gain it was spoken with, dB (`VoiceController`'s, from the speed when it started).
+    public var gainDB = 0.0
+    /// The chime played before it, if any (counted in `durationS`).
+    public var chime: Chime.Kind?
 
     public init(
         timeS: Double, leg: Int, step: Int, tier: PromptTier, text: String, distanceM: Double,

@@ -21,6 +21,8 @@ public struct GuidedDrive: Sendable {
     /// Which prompts the controller speaks (alerts are app prompts: spoken in both modes).
     public var mode: VoiceController.Mode = .all
     public var durationOf: @Sendable (SpokenInstruction) -> Double
+    /// The controller's speed gain and chimes (none by default).
+    public var sound = PromptSound.plain
 
     public init(
         route: Route, phrases: PhraseBuilder, fixes: [Position], truth: RealisticMotion? = nil,
@@ -91,7 +93,7 @@ public struct GuidedDrive: Sendable {
         }
         let controller = VoiceController(
             route: route, synthesizer: speech, phrases: phrases, timing: timing, clock: clock,
-            usesServerInstructions: usesServerInstructions, estimate: durationOf)
+            usesServerInstructions: usesServerInstructions, estimate: durationOf, sound: sound)
         await controller.setMode(mode)
         let decided = Locked<[ScheduledPrompt]>([])
         await controller.setOnEvent { event in

@@ -64,12 +64,15 @@ public struct GuidedDriveSummary: Sendable, Equatable {
         func record(_ prompt: ScheduledPrompt, at time: Double, heardFor length: Double) -> PromptRecord {
             let pass = passes[Key(leg: prompt.legIndex, step: prompt.stepIndex)]
             let here = place(at: time)
-            return PromptRecord(
+            var record = PromptRecord(
                 timeS: time, leg: prompt.legIndex, step: prompt.stepIndex, tier: prompt.tier,
                 text: prompt.instruction.text, distanceM: pass.map { $0.along - here.along } ?? 0,
                 speedMps: here.speed, durationS: length,
                 endsBeforeManeuverS: pass.map { $0.time - time - length } ?? 0,
                 spokenDistanceM: prompt.spokenDistance, ssml: prompt.instruction.ssml)
+            record.gainDB = prompt.instruction.delivery.speedGainDB
+            record.chime = prompt.instruction.delivery.chime
+            return record
         }
 
         private func place(at time: Double) -> TrackPoint {

@@ -93,7 +93,9 @@ public final class ESpeakRenderer: SpeechRenderer {
     ) throws -> (summary: RenderSummary, trace: [SegmentTrace], calls: [String]) {
         let plan = try plan(written, voice: voice)
         var warnings = plan.warnings
-        let summary = try perform(plan.steps, warnings: &warnings, handler: handler) { _, speech, output in
+        let gain = plan.speedGain
+        let summary = try perform(plan.steps, warnings: &warnings, speedGain: gain, handler: handler) {
+            _, speech, output in
             try synthesize(speech, profileVoice: plan.profileVoice) { chunk, events in
                 output.receive(chunk, events: events)
             }
@@ -108,6 +110,8 @@ public final class ESpeakRenderer: SpeechRenderer {
         var warnings: [String]
         var trace: [SegmentTrace]
         var profileVoice: String
+        /// The voice's speed gain over the whole prompt, if it has one.
+        var speedGain: SpeedGainStage?
         var calls: [String] {
             steps.compactMap { step -> String? in
                 if case .speech(let speech) = step { speech.settings.input } else { nil }
@@ -158,7 +162,8 @@ public final class ESpeakRenderer: SpeechRenderer {
         }
         let bounded = try Self.bounded(Self.joiningSpeech(steps), warnings: &warnings)
         return Plan(
-            steps: bounded, warnings: warnings, trace: trace, profileVoice: resolver.profileVoiceName(voice))
+            steps: bounded, warnings: warnings, trace: trace, profileVoice: resolver.profileVoiceName(voice),
+            speedGain: SpeedGainStage(voice: voice, sampleRate: sampleRate))
     }
 
     /// The steps with each eSpeak call cut to what eSpeak can take (see ``ESpeakLimits``).
@@ -202,14 +207,17 @@ public final class ESpeakRenderer: SpeechRenderer {
     }
 
     /// Runs the steps through one `RenderOutput` to `handler`: pauses and marks here, each speech
-    /// step's samples and events from `speak` (which returns a warning to report, if any).
+    /// step's samples and events from `speak` (which returns a warning to report, if any); the
+    /// speed gain, if any, over everything.
     func perform(
-        _ steps: [Step], warnings: inout [String], handler: (RenderEvent) -> RenderControl,
-        speak: (_ index: Int, Speech, RenderOutput) throws -> String?
+        _ steps: [Step], warnings: inout [String], speedGain: SpeedGainStage? = nil,
+        handler: (RenderEvent) -> RenderControl, speak: (_ index: Int, Speech, RenderOutput) throws -> String?
     ) rethrows -> RenderSummary {
         let rate = sampleRate
         return try withoutActuallyEscaping(handler) { handler in
-            let output = RenderOutput(sampleRate: rate, handler: handler)
+            let gained = SpeedGainHandler(stage: speedGain, handler: handler)
+            defer { gained.finish() }
+            let output = RenderOutput(sampleRate: rate, handler: gained.take)
             for (index, step) in steps.enumerated() {
                 if output.isStopped { break }
                 switch step {

@@ -17,6 +17,8 @@ public struct ESpeakSynthesis: Sendable {
     /// The chunks of each speech step, by step index.
     let chunks: [Int: [Chunk]]
     let warnings: [String]
+    /// The voice's speed gain, if it has one.
+    var speedGain: SpeedGainStage?
 
     /// Samples eSpeak made (before trimming and pauses), to size buffers and queues.
     public var rawSampleCount: Int {
@@ -42,7 +44,8 @@ extension ESpeakRenderer {
             if let warning, !warnings.contains(warning) { warnings.append(warning) }
             chunks[index] = captured
         }
-        return ESpeakSynthesis(steps: plan.steps, chunks: chunks, warnings: warnings)
+        return ESpeakSynthesis(
+            steps: plan.steps, chunks: chunks, warnings: warnings, speedGain: plan.speedGain)
     }
 
     /// Turns a synthesis into audio, streamed to `handler` as `render` streams it; needs no
@@ -50,7 +53,9 @@ extension ESpeakRenderer {
     public func finish(_ synthesis: ESpeakSynthesis, handler: (RenderEvent) -> RenderControl) -> RenderSummary
     {
         var warnings = synthesis.warnings
-        return perform(synthesis.steps, warnings: &warnings, handler: handler) { index, _, output in
+        let gain = synthesis.speedGain
+        return perform(synthesis.steps, warnings: &warnings, speedGain: gain, handler: handler) {
+            index, _, output in
             for chunk in synthesis.chunks[index] ?? [] {
                 let isGoingOn = chunk.samples.withUnsafeBufferPointer {
                     output.receive($0, events: chunk.events)

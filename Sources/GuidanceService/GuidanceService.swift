@@ -21,6 +21,9 @@ public actor GuidanceService {
         /// True when the daemon reads positions itself (`serve --gpsd`, through `receive`):
         /// clients' `position` requests are then refused (`positions_from_gpsd`).
         public var readsOwnPositions: Bool
+        /// Which prompts get a chime; nil: what the voice profile says (`serve --chime`). Prompts
+        /// also get louder with the speed in the progress, along the voice's curve.
+        public var chimes: PromptChimes?
 
         public init(
             limits: ProtocolLimits = ProtocolLimits(), programVersion: String,
@@ -168,7 +171,8 @@ public actor GuidanceService {
         let controller = VoiceController(
             route: route, synthesizer: synthesizer, phrases: phrases, timing: configuration.timing,
             clock: clock,
-            usesServerInstructions: configuration.usesServerInstructions)
+            usesServerInstructions: configuration.usesServerInstructions,
+            sound: PromptSound(voice: voice, chimes: configuration.chimes))
         let subscribers = self.subscribers
         let speech = self.speech
         await controller.setOnEvent { event in

@@ -17,6 +17,7 @@ public final class RecordingSynthesizer: SpeechSynthesizing {
 
     private struct State {
         var calls: [Call] = []
+        var spoken: [SpokenInstruction] = []
         var isMuted = false
         var volumeDB = 0.0
         var locale = "en-US"
@@ -34,6 +35,8 @@ public final class RecordingSynthesizer: SpeechSynthesizing {
 
     /// Every call so far, in order.
     public var calls: [Call] { state.withLock { $0.calls } }
+    /// The prompts spoken (after any override), with their delivery, in order.
+    public var spokenInstructions: [SpokenInstruction] { state.withLock { $0.spoken } }
     /// The texts passed to `speak`, in order.
     public var spokenTexts: [String] {
         calls.compactMap { if case .speak(let text) = $0 { text } else { nil } }
@@ -82,7 +85,10 @@ public final class RecordingSynthesizer: SpeechSynthesizing {
             for continuation in continuations { continuation.yield(.didSpeak(instruction, error: nil)) }
             return
         }
-        state.withLock { $0.calls.append(.speak(spoken.text)) }
+        state.withLock {
+            $0.calls.append(.speak(spoken.text))
+            $0.spoken.append(spoken)
+        }
         for continuation in continuations {
             continuation.yield(.willSpeak(spoken))
             continuation.yield(.didSpeak(spoken, error: nil))

@@ -13,7 +13,8 @@ enum DriveCommand: Command {
                                 [--trace FILE | --motion constant|realistic]
                                 [--no-alert off-route,gps,speed] [--alerts-only]
                                 [--play [--sink KIND] [--device NAME] [--role ROLE] [--speedup N]
-                                 | --output drive.wav] [--lead-in MS] [--json]
+                                 | --output drive.wav] [--lead-in MS]
+                                [--chime final|all|none] [--reroute-chime on|off] [--json]
 
         Drives the route on a simulated clock (progress updates once a second; the vehicle leaves
         at time 0 and never stops) through the VoiceController an app uses, with prompt lengths
@@ -34,9 +35,14 @@ enum DriveCommand: Command {
           --lead-in MS       silence before each prompt (0–10000 ms, default 0) so that an amplifier
                              or a Bluetooth link that sleeps does not swallow the first word; it
                              counts in the timing, so prompts still end in their window
+        \(SoundOptions.usage)
           --output FILE      stream the drive's audio, each prompt at its time, to a WAV file (RF64
                              past 4 GiB)
           --json             one JSON object per line: each prompt, then the summary
+
+        Each prompt is spoken louder with the car's speed when it starts, along the voice's
+        speedLoudness curve (0 dB to 50 km/h, +6 dB from 110 km/h by default); the timeline shows
+        the gain (GAIN, "gain_db") and the chime (CHIME, "chime") of each prompt.
           --trace FILE       replay recorded GPS fixes (NMEA 0183, GPX 1.1 or a gpsd JSON log,
                              told by the content) through route matching; time_s counts from the
                              first fix; events off_route, back_on_route, gps_lost, gps_recovered
@@ -71,6 +77,7 @@ enum DriveCommand: Command {
         let output = try arguments.option("--output", "-o")
         let choice = play ? try SinkChoice.parse(&arguments) : nil
         let json = arguments.flag("--json")
+        let soundOptions = try SoundOptions.parse(&arguments)
         let trace = try arguments.option("--trace")
         let motion = try arguments.option("--motion") ?? "constant"
         guard motion == "constant" || motion == "realistic" else {
@@ -112,7 +119,8 @@ enum DriveCommand: Command {
             return try await GuidedDriveCommand.run(
                 route: route, source: trace.map { .trace(path: $0) } ?? .realistic(seed: seed),
                 phrases: PhraseBuilder(book: book, units: voice.units), book: book, audio: audio,
-                usesServerInstructions: !stripServer, json: json, alertOptions: alertOptions)
+                sound: soundOptions.sound(for: voice), usesServerInstructions: !stripServer, json: json,
+                alertOptions: alertOptions)
         }
         var sink: (any AudioSink)?
         if let output { sink = outputSink(output) }
@@ -127,10 +135,11 @@ enum DriveCommand: Command {
         let latency = OutputLatency(sink: choice?.sink, leadIn: leadIn)
         var timing = AnnouncementTiming()
         timing.outputLatency = latency.total
-        let simulator = DriveSimulator(
+        var simulator = DriveSimulator(
             route: route, phrases: PhraseBuilder(book: book, units: voice.units), speed: speed,
             gpsNoise: noise, seed: seed, timing: timing, usesServerInstructions: !stripServer,
             durationOf: { audio.duration(of: $0) })
+        simulator.sound = soundOptions.sound(for: voice)
         let timeline: DriveTimeline
         do {
             timeline = try await simulator.run(
@@ -211,7 +220,8 @@ enum DriveCommand: Command {
 
     private static func printTable(_ timeline: DriveTimeline, route: Route) {
         print(
-            "TIME     LEG STEP MANEUVER               TIER      DIST     SPEED  DUR   END-BEFORE  TEXT")
+            "TIME     LEG STEP MANEUVER               TIER      DIST     SPEED  GAIN   CHIME    DUR   END-BEFORE  TEXT"
+        )
         for prompt in timeline.prompts {
             var maneuver = "-"
             if prompt.leg >= 0, prompt.leg < route.legs.count, prompt.step >= 0,
@@ -228,6 +238,8 @@ enum DriveCommand: Command {
                     + String(prompt.step).padded(4) + " " + maneuver.padded(22) + " "
                     + prompt.tier.rawValue.padded(9) + " " + String(format: "%6.0f m ", prompt.distanceM)
                     + String(format: "%5.1f ", prompt.speedMps * 3.6)
+                    + String(format: "%+4.1fdB ", prompt.gainDB) + (prompt.chime?.rawValue ?? "-").padded(8)
+                    + " "
                     + String(format: "%4.1fs ", prompt.durationS)
                     + String(format: "%8.1f s  ", prompt.endsBeforeManeuverS) + prompt.text)
         }

@@ -16,6 +16,8 @@ enum DriveJSON {
             case durationS = "duration_s"
             case endsBeforeManeuverS = "ends_before_maneuver_s"
             case spokenDistanceM = "spoken_distance_m"
+            case gainDB = "gain_db"
+            case chime
         }
 
         func encode(to encoder: any Encoder) throws {
@@ -31,6 +33,8 @@ enum DriveJSON {
             try container.encode(record.durationS, forKey: .durationS)
             try container.encode(record.endsBeforeManeuverS, forKey: .endsBeforeManeuverS)
             try container.encode(record.spokenDistanceM, forKey: .spokenDistanceM)
+            try container.encode((record.gainDB * 100).rounded() / 100, forKey: .gainDB)
+            try container.encode(record.chime?.rawValue, forKey: .chime)
         }
     }
 

@@ -37,7 +37,7 @@ enum GuidedDriveCommand {
     /// Runs the drive and prints its timeline (or JSON lines).
     static func run(
         route: Route, source: Source, phrases: PhraseBuilder, book: PhraseBook, audio: PromptAudio,
-        usesServerInstructions: Bool, json: Bool, alertOptions: AlertOptions = AlertOptions()
+        sound: PromptSound, usesServerInstructions: Bool, json: Bool, alertOptions: AlertOptions = AlertOptions()
     ) async throws -> Int32 {
         guard
             route.geometry != nil || route.legs.contains(where: { $0.steps.contains { $0.geometry != nil } })
@@ -75,6 +75,7 @@ enum GuidedDriveCommand {
             alerts: alerts(book, units: phrases.units, disabled: alertOptions.disabled),
             usesServerInstructions: usesServerInstructions, durationOf: { audio.duration(of: $0) })
         drive.mode = alertOptions.mode
+        drive.sound = sound
         let result: GuidedDrive.Result
         do { result = try await drive.run() } catch { throw CommandFailure("\(error)") }
         try printResult(result, json: json)
@@ -114,9 +115,9 @@ enum GuidedDriveCommand {
                 json
                 ? try DriveJSON.line(DriveJSON.Prompt(record: prompt))
                 : String(
-                    format: "%7.1f s  %@ %@  ends %.1f s before", prompt.timeS, prompt.tier.rawValue,
-                    prompt.text,
-                    prompt.endsBeforeManeuverS)
+                    format: "%7.1f s  %@ %@  ends %.1f s before  %+.1f dB%@", prompt.timeS,
+                    prompt.tier.rawValue, prompt.text, prompt.endsBeforeManeuverS, prompt.gainDB,
+                    prompt.chime.map { "  chime \($0.rawValue)" } ?? "")
             lines.append((prompt.timeS, text))
         }
         for event in result.events {

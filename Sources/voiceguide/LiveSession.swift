@@ -41,9 +41,14 @@ final class LiveSession: Sendable {
                 write(
                     NavigateCommand.HeardJSON(
                         timeS: prompt.start, text: prompt.instruction.text, heardS: prompt.length,
-                        cut: prompt.wasCut))
+                        cut: prompt.wasCut,
+                        gainDB: (prompt.instruction.delivery.speedGainDB * 100).rounded() / 100,
+                        chime: prompt.instruction.delivery.chime?.rawValue))
             } else {
-                say(String(format: "%7.1f s  %@", prompt.start, prompt.instruction.text))
+                say(
+                    String(
+                        format: "%7.1f s  %@  %+.1f dB", prompt.start, prompt.instruction.text,
+                        prompt.instruction.delivery.speedGainDB))
             }
         }
     }

@@ -14,6 +14,7 @@ enum NavigateCommand: Command {
                                    [--units metric|imperial] [--no-server-instructions]
                                    [--no-alert off-route,gps,speed] [--alerts-only]
                                    [--engine espeak|command:PROGRAM…]
+                                   [--chime final|all|none] [--reroute-chime on|off]
 
         Guides live: positions as they come go through route matching to the VoiceController,
         which speaks through ALSA (or into a WAV file, each prompt at its time). Ctrl-C or SIGTERM
@@ -35,6 +36,10 @@ enum NavigateCommand: Command {
         A route with annotation.maxspeed gets a speed alert ("Speed limit 50", in the voice's
         units) when the car stays more than max(5 km/h, 10 %) over the limit for 3 s: once per
         limit, again on a stretch with another limit or after a minute kept under it.
+        \(SoundOptions.usage)
+
+        Prompts get louder with the speed the car has when they start (the voice's speedLoudness
+        curve); each prompt's gain is printed ("gain_db").
 
         Exit status: 0 done, 1 the route or voice cannot be used, 64 usage, 66 no such file,
         69 audio device failed.
@@ -47,9 +52,12 @@ enum NavigateCommand: Command {
         var text: String
         var heardS: Double
         var cut: Bool
+        var gainDB: Double
+        var chime: String?
 
         enum CodingKeys: String, CodingKey {
-            case event, text, cut
+            case event, text, cut, chime
+            case gainDB = "gain_db"
             case timeS = "time_s"
             case heardS = "heard_s"
         }
@@ -69,6 +77,7 @@ enum NavigateCommand: Command {
         let output = try arguments.option("--output", "-o")
         let json = arguments.flag("--json")
         let alertOptions = try GuidedDriveCommand.AlertOptions.parse(&arguments)
+        let soundOptions = try SoundOptions.parse(&arguments)
         let renderer = try Engines.renderer(&arguments)
         let (source, speedup, routePath) = try parseSource(&arguments)
 
@@ -102,6 +111,7 @@ enum NavigateCommand: Command {
             alerts: GuidedDriveCommand.alerts(book, units: voice.units, disabled: alertOptions.disabled),
             usesServerInstructions: !stripServer, durationOf: { audio.duration(of: $0) })
         drive.mode = alertOptions.mode
+        drive.sound = soundOptions.sound(for: voice)
         drive.onHeard = { session.heard($0) }
         drive.onStart = { session.started($0, at: $1) }
         drive.onEvent = { session.event($0) }

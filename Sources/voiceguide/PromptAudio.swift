@@ -53,7 +53,10 @@ final class PromptAudio: Sendable {
     func audio(for instruction: SpokenInstruction) throws -> RenderedAudio {
         let key = PromptKey(instruction)
         if let cached = store.withLock({ $0.recent.first { $0.key == key }?.audio }) { return cached }
-        let audio = try renderer.render(utterance(for: instruction), voice: voice)
+        let delivery = instruction.delivery
+        let audio = delivery.withChime(
+            try renderer.render(utterance(for: instruction), voice: voice.withSpeedGain(delivery.speedGainDB))
+        )
         store.withLock { store in
             store.renderCount += 1
             store.lengths[key] = audio.duration
@@ -66,6 +69,13 @@ final class PromptAudio: Sendable {
     /// The prompt's length in seconds; a prompt that cannot be rendered gets the timing model's
     /// estimate (and the error is reported).
     func duration(of instruction: SpokenInstruction) -> Double {
+        if instruction.delivery != .plain {
+            // The speed gain keeps the length: the plain prompt's length and the chime's.
+            var plain = instruction
+            plain.delivery = .plain
+            let chime = instruction.delivery.chimeSamples(sampleRate: renderer.sampleRate).count
+            return duration(of: plain) + Double(chime) / Double(max(1, renderer.sampleRate))
+        }
         if let known = store.withLock({ $0.lengths[PromptKey(instruction)] }) { return known }
         do {
             return try audio(for: instruction).duration

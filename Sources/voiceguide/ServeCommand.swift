@@ -12,7 +12,8 @@ enum ServeCommand: Command {
         usage: voiceguide serve [--socket PATH] [--sink pulse|alsa|null] [--device NAME [--realtime]]
                                 [--role ROLE] [--server ADDR] [[--sink wav] --output-dir DIR]
                                 [--gpsd [HOST:PORT]] [--voice ID] [--units metric|imperial]
-                                [--group NAME] [--no-server-instructions]
+                                [--group NAME] [--no-server-instructions] [--chime final|all|none]
+                                [--reroute-chime on|off]
 
         Speaks guidance for the navigation programs that talk to it over a Unix socket: they send
         a route and progress (or positions) and get prompts on the speakers, with mute, repeat and
@@ -36,6 +37,7 @@ enum ServeCommand: Command {
           --voice ID         voice profile to start with (default en-US)
           --units U          metric or imperial (default: the voice's)
           --no-server-instructions   ignore routes' voiceInstructions; build every prompt
+        \(SoundOptions.usage)
 
         Signals: SIGTERM and SIGINT fade out what is being said, remove the socket and exit 0;
         SIGHUP reads the voice profiles and phrase books again.
@@ -55,17 +57,21 @@ enum ServeCommand: Command {
         let units = try unitSystem(&arguments)
         let usesServer = !arguments.flag("--no-server-instructions")
         let (sink, sinkSummary) = try makeSink(&arguments)
+        let soundOptions = try SoundOptions.parse(&arguments)
         let gpsd = try gpsdAddress(&arguments)
 
         let voice: VoiceProfile
         do { voice = try library.profile(id: voiceID) } catch { throw CommandFailure(error.message) }
         let synthesizer = SpeechSynthesizer(
             renderer: try Engines.espeak(), sink: sink, voice: voice, voices: library.catalog.profiles)
+        var configuration = GuidanceService.Configuration(
+            programVersion: programVersion, usesServerInstructions: usesServer, readsOwnPositions: gpsd != nil)
+        if soundOptions.tiers != nil || soundOptions.reroute != nil {
+            configuration.chimes = soundOptions.chimes(for: voice)
+        }
         let service = GuidanceService(
             synthesizer: synthesizer, library: library, voice: voice, units: units,
-            configuration: .init(
-                programVersion: programVersion, usesServerInstructions: usesServer,
-                readsOwnPositions: gpsd != nil),
+            configuration: configuration,
             setVoice: { synthesizer.voice = $0 })
         let server = SocketServer(
             path: path, access: access, limits: ProtocolLimits(),

@@ -129,6 +129,40 @@ import VoiceGuidanceTesting
         }
     }
 
+    /// A chime before every final (and the prompt chime before arrivals) counts in the final's
+    /// length: over the corpus the finals still end in their window.
+    @Test func corpusKeepsFinalsInTheirWindowWithChimes() async throws {
+        let phrases = try RoutingSupport.builder("en", units: .metric)
+        var feasible = 0
+        var inWindow = 0
+        var chimed = 0
+        for (_, original) in try RoutingSupport.fixtureRoutes() {
+            for server in [true, false] {
+                let route = server ? original : original.strippingVoiceInstructions()
+                for (_, speed) in Self.speeds {
+                    var simulator = DriveSimulator(
+                        route: route, phrases: phrases, speed: speed, seed: 42,
+                        usesServerInstructions: server,
+                        durationOf: {
+                            RoutingSupport.estimate($0) + ($0.delivery.chime.map(Chime.duration) ?? 0)
+                        })
+                    simulator.sound = PromptSound(chimes: .finals)
+                    let timeline = try await simulator.run()
+                    feasible += timeline.summary.feasible
+                    inWindow += timeline.summary.finalInWindow
+                    #expect(timeline.summary.late == 0 && timeline.summary.overlaps == 0)
+                    for prompt in timeline.prompts {
+                        #expect((prompt.chime == .prompt) == prompt.tier.isFinal, "\(prompt.tier)")
+                        if prompt.chime != nil { chimed += 1 }
+                    }
+                }
+            }
+        }
+        let share = Double(inWindow) / Double(max(feasible, 1))
+        print("CORPUS chimes before finals: \(inWindow)/\(feasible) in window, \(chimed) chimes")
+        #expect(share >= 0.95 && chimed > 0)
+    }
+
     /// The summary is computed from the records and the route alone, so it catches a bad timeline.
     @Test func summaryCatchesLateOverlappingStaleAndRepeatedPrompts() {
         // Turn at 500 m (50 s at 10 m/s), arrival at 1000 m (100 s).

@@ -20,11 +20,11 @@ struct ControllerDrive {
     let log = EventLog()
     var position = 0.0
 
-    init(_ route: Route) throws {
+    init(_ route: Route, sound: PromptSound = .plain) throws {
         self.route = route
         controller = VoiceController(
             route: route, synthesizer: synthesizer, phrases: try RoutingSupport.builder(), clock: clock,
-            usesServerInstructions: false)
+            usesServerInstructions: false, sound: sound)
     }
 
     func startLogging() async {
@@ -328,5 +328,68 @@ struct ControllerDrive {
         }
         #expect(spoke == 4)
         #expect(decided >= 3)
+    }
+
+    /// Each prompt is delivered with the gain for the speed of the update that started it, a
+    /// chime when its tier has one, and the reroute sound on the first prompt after a reroute.
+    @Test func promptsCarryTheSpeedGainTheirTiersChimeAndTheRerouteSound() async throws {
+        let curve = SpeedLoudness(points: [.init(kmh: 0, gainDB: 0), .init(kmh: 100, gainDB: 10)])
+        let sound = PromptSound(
+            speedLoudness: curve, chimes: PromptChimes(tiers: [.final, .arrival], reroute: true))
+        var drive = try ControllerDrive(Self.route, sound: sound)
+        await drive.startLogging()
+        await drive.drive(speed: 13.9, until: 1320)
+        var newRoute = RoutingSupport.route([(.turn, .left, 180), (.arrive, nil, 800)])
+        newRoute.legs[0].steps[1].maneuver.location = Self.route.legs[0].steps[1].maneuver.location
+        await drive.controller.reroute(to: newRoute)
+        let starts = [0.0, 180, 980]
+        var position = 0.0
+        for _ in 0..<70 {
+            drive.clock.advance(by: 1)
+            position += 13.9
+            let index = position >= starts[1] ? 1 : 0
+            await drive.controller.update(
+                RouteProgress(
+                    time: drive.clock.now, legIndex: 0, stepIndex: index,
+                    distanceRemaining: starts[index + 1] - position, speed: 13.9))
+        }
+        await drive.controller.waitUntilIdle()
+        let spoken = drive.events.compactMap { event -> ScheduledPrompt? in
+            if case .spoke(let prompt) = event { return prompt }
+            return nil
+        }
+        let rerouteIndex = try #require(drive.events.firstIndex(of: .rerouted))
+        let spokenBefore = drive.events[..<rerouteIndex].filter {
+            if case .spoke = $0 { return true } else { return false }
+        }.count
+        #expect(spoken.count > spokenBefore + 1, "prompts after the reroute: \(spoken.map(\.tier))")
+        for (index, prompt) in spoken.enumerated() {
+            let delivery = prompt.instruction.delivery
+            #expect(abs(delivery.speedGainDB - 13.9 * 3.6 / 10) < 1e-9, "the gain at 50 km/h")
+            let expected: Chime.Kind? =
+                index == spokenBefore ? .reroute : prompt.tier.isFinal ? .prompt : nil
+            #expect(delivery.chime == expected, "\(index) \(prompt.tier) \(prompt.instruction.text)")
+        }
+        #expect(spoken.contains { $0.tier == .approach && $0.instruction.delivery.chime == nil })
+        #expect(spoken.contains { $0.tier == .arrival && $0.instruction.delivery.chime == .prompt })
+    }
+
+    /// A final's length counts its chime: the scheduler plans it longer by the chime's length.
+    @Test func aChimedFinalIsPlannedLongerByItsChime() async throws {
+        var plain = try ControllerDrive(Self.route)
+        var chimed = try ControllerDrive(
+            Self.route, sound: PromptSound(chimes: PromptChimes(tiers: [.final])))
+        await plain.startLogging()
+        await chimed.startLogging()
+        await plain.drive(speed: 13.9, until: 1600)
+        await chimed.drive(speed: 13.9, until: 1600)
+        func final(_ events: [VoiceController.Event]) -> ScheduledPrompt? {
+            for case .spoke(let prompt) in events where prompt.tier == .final { return prompt }
+            return nil
+        }
+        let plainFinal = try #require(final(plain.events))
+        let chimedFinal = try #require(final(chimed.events))
+        #expect(abs(chimedFinal.duration - plainFinal.duration - Chime.duration(.prompt)) < 1e-9)
+        #expect(chimedFinal.predictedEndBeforeManeuver >= 2.5, "still ends in its window")
     }
 }

@@ -67,6 +67,10 @@ import VoiceGuidanceTesting
         let objects = try Self.objects(result.stdout)
         let prompts = Self.prompts(objects)
         #expect(prompts.count >= 5)
+        let gains = objects.filter { $0["event"] as? String == "prompt" }.map { $0["gain_db"] as? Double }
+        #expect(
+            gains.allSatisfy { $0.map { (0...6).contains($0) } == true }, "each prompt's speed gain: \(gains)"
+        )
         let events = objects.compactMap { $0["event"] as? String }
         #expect(events.contains("gps_lost") && events.contains("gps_recovered"))
         let recorded = try #require(try? RecordedTrace(text: String(contentsOf: trace, encoding: .utf8)))

@@ -29,7 +29,7 @@ import VoiceGuidanceTesting
         #expect(prompts.count >= 8)
         let promptKeys: Set = [
             "event", "time_s", "leg", "step", "tier", "text", "distance_m", "speed_mps", "duration_s",
-            "ends_before_maneuver_s", "spoken_distance_m",
+            "ends_before_maneuver_s", "spoken_distance_m", "gain_db", "chime",
         ]
         for prompt in prompts {
             #expect(Set(prompt.keys) == promptKeys)

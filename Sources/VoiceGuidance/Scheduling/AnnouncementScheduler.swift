@@ -260,7 +260,7 @@ public struct AnnouncementScheduler {
         guard let item = appPrompts.next(at: time, speaking: speaking, minimumGap: timing.minimumGap) else {
             return
         }
-        let duration = durationOf(item.instruction)
+        let duration = timing.chimeLength(before: .custom) + durationOf(item.instruction)
         guard endsBeforeFinal(duration, time: time) else { return }
         appPrompts.removeFirst()
         let prompt = item.prompt(duration: duration, time: time, distance: lastDistance, speed: usableSpeed)

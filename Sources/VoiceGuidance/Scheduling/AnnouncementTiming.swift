@@ -27,6 +27,9 @@ public struct AnnouncementTiming: Sendable, Equatable {
     public var minimumGap: Double = 1.5
     /// Output latency: from `speak` to the first sample heard.
     public var outputLatency: Double = 0.15
+    /// Seconds of sound played before a prompt of a tier (a chime, `PromptChimes`), counted in
+    /// the prompt's length so that its words still end in their window; absent: none.
+    public var chimeLengths: [PromptTier: Double] = [:]
     /// Extra lead per meter of GPS accuracy, divided by speed (`eps / v` of the model).
     public var gpsMarginFactor: Double = 0.1
     /// Lowest speed estimate used, m/s (a stopped car is not about to turn).
@@ -167,5 +170,10 @@ public struct AnnouncementTiming: Sendable, Equatable {
     /// The one estimate of a prompt's length, in seconds, for when its audio is not known.
     public func estimatedDuration(of instruction: SpokenInstruction) -> Double {
         estimatedPromptBase + estimatedSecondsPerCharacter * Double(instruction.text.count)
+    }
+
+    /// The sound played before a prompt of `tier`, in seconds (see `chimeLengths`).
+    public func chimeLength(before tier: PromptTier) -> Double {
+        max(0, chimeLengths[tier] ?? 0)
     }
 }

@@ -24,9 +24,11 @@ extension TierRules {
             guard let found = continueCandidates(index, at: moment, mayWait: mayWait) else { return .notYet }
             candidates = found
         }
+        let chime = timing.chimeLength(before: .continue)
         for candidate in candidates {
             let instruction = candidate.instruction
-            let duration = durationOf(instruction)
+            let speech = durationOf(instruction)
+            let duration = chime + speech
             guard timeLeft - duration - latency >= roomBefore else { continue }
             var prompt = makePrompt(
                 instruction.withFreshID(moment.distance), tier: .continue, index: index, at: moment,
@@ -36,7 +38,7 @@ extension TierRules {
             if let spoken = candidate.spoken {
                 states[index].lastSpokenDistance = spoken.meters
                 prompt.distanceHeardAfter =
-                    latency + Self.offset(of: spoken.text, in: instruction.text, duration: duration)
+                    latency + chime + Self.offset(of: spoken.text, in: instruction.text, duration: speech)
             }
             states[index].continueSpoken = true
             return .spoken(prompt)

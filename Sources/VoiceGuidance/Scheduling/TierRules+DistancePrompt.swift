@@ -77,6 +77,7 @@ extension TierRules {
         _ index: Int, _ tier: DistanceTier, at moment: Moment, then next: RouteStep?
     ) -> DistanceText? {
         let step = stepOf(index)
+        let chime = timing.chimeLength(before: tier.tier)
         var offset = timing.distanceHeardGuess
         var built: DistanceText?
         for _ in 0..<2 {
@@ -85,8 +86,9 @@ extension TierRules {
                 let spoken = phrases.distance(heard)
             else { return nil }
             let text = phrases.approachText(for: step, distance: spoken, wording: .long, then: next)
-            let duration = durationOf(SpokenInstruction(text: text))
-            let newOffset = Self.offset(of: spoken.text, in: text, duration: duration)
+            let speech = durationOf(SpokenInstruction(text: text))
+            let duration = chime + speech
+            let newOffset = chime + Self.offset(of: spoken.text, in: text, duration: speech)
             built = DistanceText(
                 text: text, spoken: spoken, heard: heard, duration: duration, offset: newOffset)
             if abs(newOffset - offset) < timing.distanceHeardTolerance { break }
@@ -101,12 +103,14 @@ extension TierRules {
     ) -> DistanceText? {
         let text = phrases.approachText(
             for: stepOf(index), distance: chosen.spoken, wording: .short, then: next)
-        let duration = durationOf(SpokenInstruction(text: text))
+        let chime = timing.chimeLength(before: tier.tier)
+        let speech = durationOf(SpokenInstruction(text: text))
+        let duration = chime + speech
         guard timeLeft - duration - timing.outputLatency >= tier.roomBefore else { return nil }
         var short = chosen
         short.text = text
         short.duration = duration
-        short.offset = Self.offset(of: chosen.spoken.text, in: text, duration: duration)
+        short.offset = chime + Self.offset(of: chosen.spoken.text, in: text, duration: speech)
         return short
     }
 

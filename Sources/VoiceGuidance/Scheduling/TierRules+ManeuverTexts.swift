@@ -19,9 +19,10 @@ extension TierRules {
         let short = SpokenInstruction(text: phrases.finalText(for: step, wording: .short))
         let server = serverFinal(index)
         let long = server ?? SpokenInstruction(text: phrases.finalText(for: step, wording: .long))
+        let chime = timing.chimeLength(before: tierOfFinal(index))
         let texts = ManeuverTexts(
-            long: long, short: short, longDuration: safeDuration(long), shortDuration: safeDuration(short),
-            longIsServer: server != nil)
+            long: long, short: short, longDuration: chime + safeDuration(long),
+            shortDuration: chime + safeDuration(short), longIsServer: server != nil)
         states[index].texts = texts
         return texts
     }
@@ -33,9 +34,10 @@ extension TierRules {
         let next = stepOf(index + 1)
         let long = SpokenInstruction(text: phrases.finalText(for: step, wording: .long, then: next))
         let short = SpokenInstruction(text: phrases.finalText(for: step, wording: .short, then: next))
+        let chime = timing.chimeLength(before: tierOfFinal(index))
         let texts = ManeuverTexts(
-            long: long, short: short, longDuration: safeDuration(long), shortDuration: safeDuration(short),
-            longIsServer: false)
+            long: long, short: short, longDuration: chime + safeDuration(long),
+            shortDuration: chime + safeDuration(short), longIsServer: false)
         states[index].thenTexts = texts
         return texts
     }

@@ -74,7 +74,7 @@ extension TierRules {
         spokenDistance: Double?, wording: Wording, fromServer: Bool, then: Bool, duration known: Double? = nil
     ) -> ScheduledPrompt {
         let point = plan.points[index]
-        let duration = known ?? durationOf(instruction)
+        let duration = known ?? timing.chimeLength(before: tier) + durationOf(instruction)
         return ScheduledPrompt(
             instruction: instruction, tier: tier, legIndex: point.legIndex, stepIndex: point.stepIndex,
             spokenDistance: spokenDistance, duration: duration, time: moment.time,

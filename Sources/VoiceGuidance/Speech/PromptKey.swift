@@ -5,9 +5,12 @@ public struct PromptKey: Hashable, Sendable {
     public var markup: String
     /// True when `markup` is SSML.
     public var isSSML: Bool
+    /// The speed gain and chime it is delivered with.
+    public var delivery: PromptDelivery
 
     public init(_ instruction: SpokenInstruction) {
         markup = instruction.ssml ?? instruction.text
         isSSML = instruction.ssml != nil
+        delivery = instruction.delivery
     }
 }

@@ -44,6 +44,7 @@ final class PromptPlayer {
         sink: any AudioSink, job: SpeechJob, hub: SpeechEventHub, sampleRate: Int, gain: Double,
         configuration: SpeechSynthesizer.Configuration
     ) {
+        let delivery = job.instruction.delivery
         self.sink = sink
         self.job = job
         self.hub = hub
@@ -56,7 +57,13 @@ final class PromptPlayer {
         interruptFadeFrames = frames(configuration.interruptFade)
         stopFadeFrames = frames(configuration.stopFade)
         stopWaitFrames = frames(configuration.stopWordWait)
-        chime = configuration.chime.map { Chime.samples($0, sampleRate: sampleRate) } ?? []
+        // The prompt's own chime (from `VoiceController`) before the configured one, as loud as
+        // the voice at this speed.
+        chime =
+            (delivery.chime ?? configuration.chime).map {
+                Chime.samples(
+                    $0, sampleRate: sampleRate, loudness: Chime.voiceLoudness + delivery.speedGainDB)
+            } ?? []
         leadInFrames = (configuration.leadIn > 0 ? frames(configuration.leadIn) : 0) + chime.count
     }
 

@@ -9,7 +9,7 @@ final class RenderCache: Sendable {
         init(voice: VoiceProfile, instruction: SpokenInstruction) {
             self.voice = [
                 voice.id, voice.espeakVoice, voice.variant ?? "", "\(voice.rate)", "\(voice.pitch)",
-                "\(voice.volumeDB)",
+                "\(voice.volumeDB)", "\(voice.speedGainDB)",
             ].joined(separator: "|")
             self.prompt = PromptKey(instruction)
         }

@@ -198,7 +198,7 @@ public final class SpeechSynthesizer: SpeechSynthesizing {
     public func prepare(_ instructions: [SpokenInstruction]) async {
         let voice = self.voice
         let missing = instructions.filter {
-            cache.entry(for: RenderCache.Key(voice: voice, instruction: $0)) == nil
+            cache.entry(for: RenderCache.Key(voice: Self.voice(voice, for: $0), instruction: $0)) == nil
         }
         guard !missing.isEmpty else { return }
         let failures: [SpeechError] = await Self.onOwnThread { [self] in
@@ -215,19 +215,28 @@ public final class SpeechSynthesizer: SpeechSynthesizing {
 
     public func duration(of instruction: SpokenInstruction) async throws -> Double {
         let voice = self.voice
-        if let entry = cache.entry(for: RenderCache.Key(voice: voice, instruction: instruction)) {
-            return entry.audio.duration
+        let chime = instruction.delivery.chime.map {
+            Double(Chime.samples($0, sampleRate: renderer.sampleRate).count)
+                / Double(max(1, renderer.sampleRate))
         }
+        let key = RenderCache.Key(voice: Self.voice(voice, for: instruction), instruction: instruction)
+        if let entry = cache.entry(for: key) { return entry.audio.duration + (chime ?? 0) }
         let result: Result<Double, SpeechError> = await Self.onOwnThread { [self] in
             renderWhole(instruction, voice: voice).map(\.audio.duration)
         }
-        return try result.get()
+        return try result.get() + (chime ?? 0)
+    }
+
+    /// The voice a prompt is rendered in: `voice` with the prompt's speed gain, when it has one.
+    static func voice(_ voice: VoiceProfile, for instruction: SpokenInstruction) -> VoiceProfile {
+        instruction.delivery.speedGainDB == 0 ? voice : voice.withSpeedGain(instruction.delivery.speedGainDB)
     }
 
     /// Renders a prompt into the cache (and returns it).
     private func renderWhole(_ instruction: SpokenInstruction, voice: VoiceProfile) -> Result<
         RenderCache.Entry, SpeechError
     > {
+        let voice = Self.voice(voice, for: instruction)
         let key = RenderCache.Key(voice: voice, instruction: instruction)
         if let entry = cache.entry(for: key) { return .success(entry) }
         let (utterance, ssmlError) = makeUtterance(instruction, reportingErrors: false)
@@ -343,7 +352,9 @@ public final class SpeechSynthesizer: SpeechSynthesizing {
     /// Renders (or takes from the cache) and plays one prompt; the player says how it ended.
     private func perform(_ job: SpeechJob, wasCached: inout Bool) -> PromptPlayer {
         let instruction = job.instruction
-        let (isMuted, volumeDB, voice) = state.withLock { ($0.isMuted, $0.volumeDB, $0.voice) }
+        let (isMuted, volumeDB, voice) = state.withLock {
+            ($0.isMuted, $0.volumeDB, Self.voice($0.voice, for: instruction))
+        }
         let key = RenderCache.Key(voice: voice, instruction: instruction)
         let cached = cache.entry(for: key)
         let sampleRate = cached?.audio.sampleRate ?? renderer.sampleRate

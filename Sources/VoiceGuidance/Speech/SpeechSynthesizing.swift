@@ -10,12 +10,18 @@ public struct SpokenInstruction: Sendable, Hashable, Identifiable {
     public var ssml: String?
     /// Distance in meters remaining to the step's end when the prompt is due (`distanceAlongGeometry`).
     public var distanceRemainingOnStep: Double
+    /// The speed gain and chime it is spoken with (set by `VoiceController`; plain by default).
+    public var delivery: PromptDelivery
 
-    public init(id: UUID = UUID(), text: String, ssml: String? = nil, distanceRemainingOnStep: Double = 0) {
+    public init(
+        id: UUID = UUID(), text: String, ssml: String? = nil, distanceRemainingOnStep: Double = 0,
+        delivery: PromptDelivery = .plain
+    ) {
         self.id = id
         self.text = text
         self.ssml = ssml
         self.distanceRemainingOnStep = distanceRemainingOnStep
+        self.delivery = delivery
     }
 }
 

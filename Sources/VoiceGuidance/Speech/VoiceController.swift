@@ -44,6 +44,10 @@ public actor VoiceController {
     private let durations: DurationCache
     private var preparedTarget = -1
     private var lastSpeech: Task<Void, Never>?
+    /// The car's speed at the last progress update (nil before one with a speed).
+    private var speed: Double?
+    /// True from a reroute until the next prompt (which gets the reroute sound).
+    private var isAfterReroute = false
     private var continuations: [UUID: AsyncStream<Event>.Continuation] = [:]
 
     /// When true nothing is heard; the scheduler still advances, so unmuting never replays a backlog.
@@ -54,6 +58,9 @@ public actor VoiceController {
     public var willSpeak: (@Sendable (ScheduledPrompt) -> SpeechOverride)?
     /// Called with every event, in order, on the controller.
     public var onEvent: (@Sendable (Event) -> Void)?
+    /// How prompts are delivered: the speed gain (from the car's speed at the update that starts
+    /// the prompt) and the chimes; each spoken prompt's instruction carries its `delivery`.
+    public let sound: PromptSound
 
     /// Creates a controller for a route.
     ///
@@ -66,18 +73,21 @@ public actor VoiceController {
     ///   - usesServerInstructions: use the route's `voiceInstructions` wording where it has some.
     ///   - estimate: the length of a prompt whose real length the synthesizer has not reported
     ///     yet; nil uses `timing.estimatedDuration(of:)`.
+    ///   - sound: speed gain and chimes (the chimes' lengths are added to `timing`).
     public init(
         route: Route, synthesizer: any SpeechSynthesizing, phrases: PhraseBuilder,
         timing: AnnouncementTiming = AnnouncementTiming(), clock: any GuidanceClock = SystemGuidanceClock(),
         usesServerInstructions: Bool = true,
-        estimate: (@Sendable (SpokenInstruction) -> Double)? = nil
+        estimate: (@Sendable (SpokenInstruction) -> Double)? = nil, sound: PromptSound = .plain
     ) {
         let cache = DurationCache(estimate: estimate ?? { timing.estimatedDuration(of: $0) })
         self.durations = cache
         self.synthesizer = synthesizer
         self.clock = clock
+        self.sound = sound
         self.scheduler = AnnouncementScheduler(
-            route: route, phrases: phrases, timing: timing, usesServerInstructions: usesServerInstructions,
+            route: route, phrases: phrases, timing: sound.timing(timing),
+            usesServerInstructions: usesServerInstructions,
             durationOf: { cache.duration(of: $0) })
     }
 
@@ -103,6 +113,7 @@ public actor VoiceController {
 
     /// Takes a progress update: prepares upcoming prompts, then speaks what is due.
     public func update(_ progress: RouteProgress) async {
+        if let measured = progress.speed, measured.isFinite, measured >= 0 { speed = measured }
         await prepareUpcoming()
         await measureUnknownLengths(for: progress)
         let decisions = scheduler.update(progress)
@@ -114,6 +125,7 @@ public actor VoiceController {
     public func reroute(to route: Route) async {
         scheduler.reroute(to: route)
         preparedTarget = -1
+        isAfterReroute = sound.chimes.reroute
         emit(.rerouted)
     }
 
@@ -222,6 +234,9 @@ public actor VoiceController {
                 synthesizer.interruptSpeaking()
                 emit(.interrupted(interrupted))
             }
+            instruction.delivery = sound.delivery(
+                tier: prompt.tier, metersPerSecond: speed, afterReroute: isAfterReroute)
+            if instruction.delivery.chime == .reroute { isAfterReroute = false }
             var spoken = prompt
             spoken.instruction = instruction
             emit(.spoke(spoken))

@@ -25,11 +25,22 @@ public struct VoiceProfile: Sendable, Equatable, Codable, Identifiable {
     /// How much louder prompts get with speed (`speedLoudness` in the JSON; absent: the
     /// standard curve, 0 dB to 50 km/h rising to +6 dB at 110 km/h).
     public var speedLoudness: SpeedLoudness?
+    /// Which prompts get a chime (`chime` in the JSON, `{"tiers": ["final"], "reroute": true}`;
+    /// absent: none).
+    public var chime: PromptChimes?
+    /// The speed gain this voice is spoken with now, in dB (set by `atSpeed` or
+    /// `withSpeedGain`, never read from JSON): the renderer makes it through
+    /// `roadLoudness.compressor(forGainDB:)`.
+    public var speedGainDB: Double = 0
+
+    private enum CodingKeys: String, CodingKey {
+        case id, locale, espeakVoice, variant, rate, pitch, volumeDB, units, phrases, speedLoudness, chime
+    }
 
     public init(
         id: String, locale: String, espeakVoice: String, variant: String? = nil, rate: Int = 175,
         pitch: Int = 50, volumeDB: Double = 0, units: UnitSystem = .metric, phrases: String? = nil,
-        speedLoudness: SpeedLoudness? = nil
+        speedLoudness: SpeedLoudness? = nil, chime: PromptChimes? = nil
     ) {
         self.id = id
         self.locale = locale
@@ -41,16 +52,23 @@ public struct VoiceProfile: Sendable, Equatable, Codable, Identifiable {
         self.units = units
         self.phrases = phrases ?? String(locale.prefix { $0 != "-" && $0 != "_" }).lowercased()
         self.speedLoudness = speedLoudness
+        self.chime = chime
     }
 
     /// The speed curve in use: the profile's own, or the standard one.
     public var roadLoudness: SpeedLoudness { speedLoudness ?? .standard }
 
-    /// This voice as spoken at `metersPerSecond`: its gain raised by the speed curve (the
-    /// renderer applies it through its limiter, so nothing clips).
+    /// This voice as spoken at `metersPerSecond`: louder by the speed curve's gain (made by
+    /// compression and make-up, with a limiter, so nothing clips).
     public func atSpeed(_ metersPerSecond: Double) -> VoiceProfile {
+        withSpeedGain(roadLoudness.gainDB(atSpeed: metersPerSecond))
+    }
+
+    /// This voice spoken `gainDB` louder for the road (see `atSpeed`).
+    public func withSpeedGain(_ gainDB: Double) -> VoiceProfile {
         var voice = self
-        voice.volumeDB += roadLoudness.gainDB(atSpeed: metersPerSecond)
+        let range = SpeedLoudness.gainRange
+        voice.speedGainDB = gainDB.isFinite ? min(max(gainDB, range.lowerBound), range.upperBound) : 0
         return voice
     }
 

@@ -22,13 +22,26 @@ public enum Chime {
         }
     }
 
+    /// The silence after the sound, before the prompt, in seconds.
+    public static let gap = 0.15
+
+    /// How long the sound and its gap last, in seconds.
+    public static func duration(_ kind: Kind) -> Double {
+        notes(kind).reduce(gap) { $0 + $1.length }
+    }
+
+    /// The voices' loudness target (LUFS) a chime is made at, before any speed gain.
+    public static let voiceLoudness = -16.0
+
     /// Attack and release of every note, in seconds.
     static let attack = 0.005
     static let release = 0.04
 
     /// The sound at `sampleRate`, scaled to `loudness` LUFS (peaks kept below −1 dBFS), followed
     /// by `gap` seconds of silence before the prompt.
-    public static func samples(_ kind: Kind, sampleRate: Int, loudness: Double = -16, gap: Double = 0.15)
+    public static func samples(
+        _ kind: Kind, sampleRate: Int, loudness: Double = voiceLoudness, gap: Double = gap
+    )
         -> [Int16]
     {
         guard sampleRate > 0 else { return [] }
