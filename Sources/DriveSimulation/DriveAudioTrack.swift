@@ -47,16 +47,20 @@ public final class DriveAudioTrack {
         hasBegun = true
     }
 
-    /// Writes silence up to `start` (seconds since departure), then the prompt's first `heard`
-    /// seconds, faded out if that is less than all of it.
-    public func add(_ instruction: SpokenInstruction, at start: Double, heardFor heard: Double) throws {
+    /// Writes silence up to `start` (seconds since departure), then the prompt for the `heard`
+    /// seconds the drive's timeline gave it (nil: the whole clip): faded out where it is cut,
+    /// followed by silence where the clip is shorter. A prompt rendered again can differ from the
+    /// rendering that was timed by a few milliseconds; the track keeps the timeline's lengths so
+    /// that every later prompt stays where the timeline put it.
+    public func add(_ instruction: SpokenInstruction, at start: Double, heardFor heard: Double? = nil) throws
+    {
         try begin()
         let audio = try audioOf(instruction)
         var clip = audio.samples
-        let heardFrames = max(0, min(clip.count, Self.frames(heard, rate: sampleRate)))
-        if heardFrames < clip.count {
-            clip.removeSubrange(heardFrames...)
-            Fade.applyFadeOut(to: &clip, length: min(heardFrames, Fade.length(sampleRate: sampleRate)))
+        let length = heard.map { Self.frames($0, rate: sampleRate) } ?? clip.count
+        if length < clip.count {
+            clip.removeSubrange(length...)
+            Fade.applyFadeOut(to: &clip, length: min(length, Fade.length(sampleRate: sampleRate)))
         }
         let startFrame = cursorFrame + Self.frames((start - cursorTime) / timeScale, rate: sampleRate)
         try writeSilence(upTo: startFrame)
@@ -64,7 +68,8 @@ public final class DriveAudioTrack {
         let skip = min(clip.count, max(0, cursorFrame - startFrame))
         if skip < clip.count { try sink.write(Array(clip[skip...])) }
         cursorFrame = max(cursorFrame, startFrame + clip.count)
-        cursorTime = start + Double(clip.count) / Double(sampleRate)
+        try writeSilence(upTo: startFrame + length)
+        cursorTime = start + Double(cursorFrame - startFrame) / Double(sampleRate)
     }
 
     /// Writes silence up to `end` and finishes the sink's prompt (the caller closes the sink).

@@ -1,4 +1,4 @@
-import VoiceGuidance
+public import VoiceGuidance
 
 /// The checks of `docs/timing.md` for drives that brake and stop, judged on the car's track
 /// (the true one of a simulated drive, or the matched one of a recorded trace).
@@ -21,6 +21,32 @@ public struct GuidedDriveSummary: Sendable, Equatable {
     public var repeats = 0
 
     public init() {}
+
+    /// Judges the prompts of a drive made from a recorded trace (`drive --trace --json`, say)
+    /// against where the car really was: each prompt's distance, speed and margin recomputed from
+    /// `truth`, whose time 0 is the trace's first fix.
+    public static func judging(_ prompts: [PromptRecord], route: Route, truth: RealisticMotion) -> (
+        prompts: [PromptRecord], summary: GuidedDriveSummary
+    ) {
+        let seconds = Int(truth.duration.rounded(.up))
+        let track = (0...max(seconds, 0)).map { second in
+            let time = Double(second)
+            return TrackPoint(time: time, along: truth.place(at: time), speed: truth.speed(at: time))
+        }
+        let judge = Judge(route: route, line: truth.line, track: track)
+        let judged = prompts.map { judge.rejudge($0) }
+        return (judged, judge.summary(judged))
+    }
+
+    /// Adds another drive's counts to these.
+    public mutating func add(_ other: GuidedDriveSummary) {
+        maneuvers += other.maneuvers
+        judged += other.judged
+        finalInWindow += other.finalInWindow
+        late += other.late
+        overlaps += other.overlaps
+        repeats += other.repeats
+    }
 
     /// One second of the car's track.
     struct TrackPoint: Sendable {
@@ -62,17 +88,24 @@ public struct GuidedDriveSummary: Sendable, Equatable {
         }
 
         func record(_ prompt: ScheduledPrompt, at time: Double, heardFor length: Double) -> PromptRecord {
-            let pass = passes[Key(leg: prompt.legIndex, step: prompt.stepIndex)]
-            let here = place(at: time)
             var record = PromptRecord(
                 timeS: time, leg: prompt.legIndex, step: prompt.stepIndex, tier: prompt.tier,
-                text: prompt.instruction.text, distanceM: pass.map { $0.along - here.along } ?? 0,
-                speedMps: here.speed, durationS: length,
-                endsBeforeManeuverS: pass.map { $0.time - time - length } ?? 0,
-                spokenDistanceM: prompt.spokenDistance, ssml: prompt.instruction.ssml)
+                text: prompt.instruction.text, distanceM: 0, speedMps: 0, durationS: length,
+                endsBeforeManeuverS: 0, spokenDistanceM: prompt.spokenDistance, ssml: prompt.instruction.ssml)
             record.gainDB = prompt.instruction.delivery.speedGainDB
             record.chime = prompt.instruction.delivery.chime
-            return record
+            return rejudge(record)
+        }
+
+        /// The prompt with its distance, speed and margin taken from this track.
+        func rejudge(_ prompt: PromptRecord) -> PromptRecord {
+            var prompt = prompt
+            let pass = passes[Key(leg: prompt.leg, step: prompt.step)]
+            let here = place(at: prompt.timeS)
+            prompt.distanceM = pass.map { $0.along - here.along } ?? 0
+            prompt.speedMps = here.speed
+            prompt.endsBeforeManeuverS = pass.map { $0.time - prompt.timeS - prompt.durationS } ?? 0
+            return prompt
         }
 
         private func place(at time: Double) -> TrackPoint {

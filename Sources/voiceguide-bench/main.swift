@@ -10,7 +10,7 @@ import VoiceGuidanceTesting
 
 /// The sections to run: all, or those listed in `$VOICEGUIDE_BENCH` (for example `1,3`).
 let sections = Set(
-    (ProcessInfo.processInfo.environment["VOICEGUIDE_BENCH"] ?? "1,2,3,4,5,6,7").split(separator: ",")
+    (ProcessInfo.processInfo.environment["VOICEGUIDE_BENCH"] ?? "1,2,3,4,5,6,7,8").split(separator: ",")
         .compactMap {
             Int($0.trimmingCharacters(in: .whitespaces))
         })
@@ -449,3 +449,7 @@ if sections.contains(6) {
 // MARK: 7. The guidance daemon through its socket.
 
 if sections.contains(7) { try ServeBench.run(voiceguide: voiceguide, scratch: scratch) }
+
+// MARK: 8. The braking goal on recorded traces, per format.
+
+if sections.contains(8) { try await TraceFormatBench.run(routeFiles: routeFiles, scratch: scratch) }

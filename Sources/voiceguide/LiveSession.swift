@@ -26,11 +26,8 @@ final class LiveSession: Sendable {
 
     /// A prompt starts: on a sound card, it is played now, whole.
     func started(_ instruction: SpokenInstruction, at start: Double) {
-        if playsAtStart { write(instruction, at: start, heardFor: Self.whole) }
+        if playsAtStart { write(instruction, at: start, heardFor: nil) }
     }
-
-    /// Longer than any prompt, seconds.
-    private static let whole = 3_600.0
 
     /// A prompt was heard (in full, or cut): into a file, its audio is written; it is reported.
     /// Prompts are written and reported in the same order (they can end on two threads).
@@ -53,12 +50,13 @@ final class LiveSession: Sendable {
         }
     }
 
-    private func write(_ instruction: SpokenInstruction, at start: Double, heardFor length: Double) {
+    /// Writes a prompt into the track for `length` seconds (nil: all of it).
+    private func write(_ instruction: SpokenInstruction, at start: Double, heardFor length: Double?) {
         state.withLock { state in
             guard state.failure == nil else { return }
             do {
                 try state.track.add(instruction, at: start, heardFor: length)
-                state.end = max(state.end, start + (length < Self.whole ? length : 0))
+                state.end = max(state.end, start + (length ?? 0))
             } catch {
                 state.failure = error
             }

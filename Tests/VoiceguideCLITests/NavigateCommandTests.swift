@@ -33,22 +33,37 @@ import VoiceGuidanceTesting
         }
     }
 
-    /// Checks that the WAV has speech where each prompt was placed (silences `scale` times
-    /// shorter than the drive's).
+    /// Checks that each prompt's audio is where the timeline puts it (silences `scale` times
+    /// shorter than the drive's): its first sound within 2 ms of its start, speech in its first
+    /// 0.6 s, and silence before it since the previous prompt ended (up to 300 ms).
     static func expectPromptsInAudio(_ wav: WAVFile.Contents, _ prompts: [Heard], scale: Double) {
         let rate = Double(wav.sampleRate)
+        let samples = wav.samples
         var cursorTime = 0.0
         var cursorFrame = 0.0
         for prompt in prompts {
             let start = cursorFrame + max(0, (prompt.time - cursorTime) / scale * rate)
-            let from = Int(start)
-            let speech = Array(
-                wav.samples[min(from, wav.samples.count)..<min(from + Int(rate * 0.6), wav.samples.count)])
+            let from = min(Int(start), samples.count)
+            let speech = Array(samples[from..<min(from + Int(rate * 0.6), samples.count)])
             #expect(AudioLevel.rmsDB(speech) > -40, "no speech at \(prompt.time) s: \(prompt.text)")
+            // The previous prompt's end (its fade included) to 2 ms before this one's start.
+            let quietFrom = max(Int(cursorFrame) + 1, from - Int(rate * 0.3))
+            let quietTo = from - Int(rate * 0.002)
+            if quietTo - quietFrom >= Int(rate * 0.02) {
+                let before = Array(samples[quietFrom..<quietTo])
+                #expect(
+                    AudioLevel.rmsDB(before) < -80,
+                    "sound in the \((quietTo - quietFrom) * 1000 / Int(rate)) ms before \(prompt.text) at \(prompt.time) s"
+                )
+                let onset = samples[quietFrom..<samples.count].firstIndex { $0 != 0 } ?? samples.count
+                #expect(
+                    abs(Double(onset) - start) <= rate * 0.002,
+                    "\(prompt.text) starts at frame \(onset), the timeline says \(Int(start))")
+            }
             cursorFrame = max(cursorFrame, start + prompt.heard * rate)
             cursorTime = prompt.time + prompt.heard
         }
-        #expect(Double(wav.samples.count) >= cursorFrame - 10)
+        #expect(Double(samples.count) >= cursorFrame - 10)
     }
 
     @Test func aTraceReplayedFasterSpeaksItsPromptsAtTheirTimes() throws {
