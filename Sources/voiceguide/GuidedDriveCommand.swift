@@ -37,7 +37,8 @@ enum GuidedDriveCommand {
     /// Runs the drive and prints its timeline (or JSON lines).
     static func run(
         route: Route, source: Source, phrases: PhraseBuilder, book: PhraseBook, audio: PromptAudio,
-        sound: PromptSound, usesServerInstructions: Bool, json: Bool, alertOptions: AlertOptions = AlertOptions()
+        sound: PromptSound, usesServerInstructions: Bool, json: Bool,
+        alertOptions: AlertOptions = AlertOptions()
     ) async throws -> Int32 {
         guard
             route.geometry != nil || route.legs.contains(where: { $0.steps.contains { $0.geometry != nil } })

@@ -65,7 +65,8 @@ enum ServeCommand: Command {
         let synthesizer = SpeechSynthesizer(
             renderer: try Engines.espeak(), sink: sink, voice: voice, voices: library.catalog.profiles)
         var configuration = GuidanceService.Configuration(
-            programVersion: programVersion, usesServerInstructions: usesServer, readsOwnPositions: gpsd != nil)
+            programVersion: programVersion, usesServerInstructions: usesServer, readsOwnPositions: gpsd != nil
+        )
         if soundOptions.tiers != nil || soundOptions.reroute != nil {
             configuration.chimes = soundOptions.chimes(for: voice)
         }
