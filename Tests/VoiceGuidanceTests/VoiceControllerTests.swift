@@ -34,6 +34,25 @@ struct ControllerDrive {
 
     var events: [VoiceController.Event] { log.events }
 
+    /// Reroutes to a left turn 180 m ahead (at the old route's second maneuver) then an arrival
+    /// 800 m on, and drives the new route at 13.9 m/s for `seconds` one-second updates.
+    func rerouteToLeftTurn(thenDriveFor seconds: Int) async {
+        var newRoute = RoutingSupport.route([(.turn, .left, 180), (.arrive, nil, 800)])
+        newRoute.legs[0].steps[1].maneuver.location = route.legs[0].steps[1].maneuver.location
+        await controller.reroute(to: newRoute)
+        let starts = [0.0, 180, 980]
+        var position = 0.0
+        for _ in 0..<seconds {
+            clock.advance(by: 1)
+            position += 13.9
+            let index = position >= starts[1] ? 1 : 0
+            await controller.update(
+                RouteProgress(
+                    time: clock.now, legIndex: 0, stepIndex: index,
+                    distanceRemaining: starts[index + 1] - position, speed: 13.9))
+        }
+    }
+
     mutating func drive(speed: Double, until: Double) async {
         var starts: [Double] = [0]
         for step in route.legs[0].steps { starts.append(starts.last! + step.distance) }
@@ -288,20 +307,7 @@ struct ControllerDrive {
         await drive.startLogging()
         await drive.drive(speed: 13.9, until: 1320)  // approach of step 1 just said
         #expect(drive.synthesizer.spokenTexts.last == "In 250 meters, turn left onto Road 1")
-        var newRoute = RoutingSupport.route([(.turn, .left, 180), (.arrive, nil, 800)])
-        newRoute.legs[0].steps[1].maneuver.location = Self.route.legs[0].steps[1].maneuver.location
-        await drive.controller.reroute(to: newRoute)
-        let starts = [0.0, 180, 980]
-        var position = 0.0
-        for _ in 0..<30 {
-            drive.clock.advance(by: 1)
-            position += 13.9
-            let index = position >= starts[1] ? 1 : 0
-            await drive.controller.update(
-                RouteProgress(
-                    time: drive.clock.now, legIndex: 0, stepIndex: index,
-                    distanceRemaining: starts[index + 1] - position, speed: 13.9))
-        }
+        await drive.rerouteToLeftTurn(thenDriveFor: 30)
         await drive.controller.waitUntilIdle()
         let texts = drive.synthesizer.spokenTexts
         #expect(
@@ -339,20 +345,7 @@ struct ControllerDrive {
         var drive = try ControllerDrive(Self.route, sound: sound)
         await drive.startLogging()
         await drive.drive(speed: 13.9, until: 1320)
-        var newRoute = RoutingSupport.route([(.turn, .left, 180), (.arrive, nil, 800)])
-        newRoute.legs[0].steps[1].maneuver.location = Self.route.legs[0].steps[1].maneuver.location
-        await drive.controller.reroute(to: newRoute)
-        let starts = [0.0, 180, 980]
-        var position = 0.0
-        for _ in 0..<70 {
-            drive.clock.advance(by: 1)
-            position += 13.9
-            let index = position >= starts[1] ? 1 : 0
-            await drive.controller.update(
-                RouteProgress(
-                    time: drive.clock.now, legIndex: 0, stepIndex: index,
-                    distanceRemaining: starts[index + 1] - position, speed: 13.9))
-        }
+        await drive.rerouteToLeftTurn(thenDriveFor: 70)
         await drive.controller.waitUntilIdle()
         let spoken = drive.events.compactMap { event -> ScheduledPrompt? in
             if case .spoke(let prompt) = event { return prompt }
