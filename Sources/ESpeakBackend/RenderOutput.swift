@@ -49,7 +49,7 @@ final class RenderOutput {
     private var wordIndex = 0
     private var outBuffer: [Int16] = []
     private var effect = Effect.none
-    private let compressor = DynamicRangeCompressor.speech
+    private var compressor = DynamicRangeCompressor.speech
     private var compressorState = DynamicRangeCompressor.State()
     /// The first compressed samples of the render, held until they set the compressor's
     /// starting state; nil once it is set.
@@ -69,7 +69,10 @@ final class RenderOutput {
     ///   - gainDB: the segment's gain.
     ///   - effect: compression or a beep over the segment's samples.
     func beginSpeech(input: String, writtenText: String?, gainDB: Double, effect: Effect = .none) {
-        gain = GainStage(gainDB: gainDB, sampleRate: sampleRate)
+        // A compressed segment's gain goes into the compressor's input (no limiter of its own).
+        let gainDB = gainDB.isNaN ? 0 : gainDB
+        gain = GainStage(gainDB: effect == .compressed ? 0 : gainDB, sampleRate: sampleRate)
+        compressor.inputGainDB = effect == .compressed ? gainDB : 0
         self.effect = effect
         beeped.removeAll(keepingCapacity: true)
         segmentStart = emitted

@@ -34,6 +34,10 @@ public struct DynamicRangeCompressor: Sendable, Equatable {
     /// How much of the start of a stream sets the state it starts from, in seconds
     /// (`primedState(from:sampleRate:)`).
     public var primingWindow: Double
+    /// Gain applied to the input before compression, in dB: folded into the gain computer, so
+    /// it costs no pass of its own and nothing is clipped or limited before the compressor.
+    /// A segment's volume (`ESpeakRenderer`) goes here when the segment is compressed.
+    public var inputGainDB = 0.0
 
     public init(
         thresholdDB: Double, ratio: Double, kneeWidthDB: Double = 6, attack: Double, release: Double,
@@ -178,13 +182,14 @@ public struct DynamicRangeCompressor: Sendable, Equatable {
         let releaseBlock = 1 - exp(-Double(block) / (release * rate))
         var power = Float(state.power)
         var gainDB = state.gainDB
-        var linear = Self.linearGain(decibels: gainDB + makeupGainDB)
+        let inputPower = Float(Decibels.amplitude(fromDB: inputGainDB * 2))
+        var linear = Self.linearGain(decibels: gainDB + makeupGainDB + inputGainDB)
         var first = 0
         while first < buffer.count {
             let last = min(first + block, buffer.count)
             let count = last - first
             let (squares, largest) = Self.levels(of: buffer.baseAddress! + first, count: count)
-            let meanSquare = Float(squares) / Float(count) * (1 / (32768 * 32768))
+            let meanSquare = Float(squares) / Float(count) * (inputPower / (32768 * 32768))
             let keep = count == block ? blockKeep : Float(pow(decay, Double(count)))
             power = keep * power + (1 - keep) * meanSquare
             let target = gainReductionDB(atLevel: Double(10 * log10f(power + 1e-12)))
@@ -196,7 +201,7 @@ public struct DynamicRangeCompressor: Sendable, Equatable {
                 ? (isAttack ? attackBlock : releaseBlock)
                 : 1 - exp(-Double(count) / ((isAttack ? attack : release) * rate))
             gainDB += coefficient * (target - gainDB)
-            let next = Self.linearGain(decibels: gainDB + makeupGainDB)
+            let next = Self.linearGain(decibels: gainDB + makeupGainDB + inputGainDB)
             if !body(first..<last, largest, linear, next) { return false }
             linear = next
             first = last

@@ -25,11 +25,10 @@ public struct GainStage: Sendable {
     public mutating func process(_ samples: UnsafeBufferPointer<Int16>, into output: inout [Int16]) {
         if gainDB == 0 {
             output.append(contentsOf: samples)
-        } else if var limiter {
+        } else if limiter != nil {
             scratch.removeAll(keepingCapacity: true)
             for sample in samples { scratch.append(Float(sample) * factor) }
-            limiter.process(scratch, into: &output)
-            self.limiter = limiter
+            limiter!.process(scratch, into: &output)
         } else {
             for sample in samples { output.append(Int16((Float(sample) * factor).rounded())) }
         }
