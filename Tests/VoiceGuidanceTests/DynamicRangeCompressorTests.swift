@@ -103,6 +103,35 @@ private func burstSignal(loudDB: Double, quietDB: Double, seconds: Int, sampleRa
         #expect(rms(output[quietPart]) > rms(input[quietPart]) * 1.5)
     }
 
+    /// An input gain is the same as compressing the gained signal, without clipping it first.
+    @Test func inputGainActsAsAGainBeforeTheCompressor() {
+        // Quiet enough that +4.9 dB cannot clip: the gained copy is then exact.
+        let input = burstSignal(loudDB: -12, quietDB: -30, seconds: 2, sampleRate: sampleRate)
+        let factor = pow(10, 4.9 / 20)
+        var gained = input.map { Int16((Double($0) * factor).rounded()) }
+        DynamicRangeCompressor.speech.process(&gained, sampleRate: sampleRate)
+        var compressor = DynamicRangeCompressor.speech
+        compressor.inputGainDB = 4.9
+        var folded = input
+        compressor.process(&folded, sampleRate: sampleRate)
+        #expect(folded.count == gained.count)
+        let largestDifference = zip(folded, gained).map { abs(Int($0) - Int($1)) }.max() ?? 0
+        #expect(largestDifference <= 8, "largest difference \(largestDifference)")
+        // Louder than without the input gain (2:1 above the knee: about half of it).
+        func rms(_ slice: ArraySlice<Int16>) -> Double {
+            (slice.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(slice.count)).squareRoot()
+        }
+        var plain = input
+        DynamicRangeCompressor.speech.process(&plain, sampleRate: sampleRate)
+        let risen = 20 * log10(rms(folded[...]) / rms(plain[...]))
+        #expect(risen > 1.5 && risen < 4.9, "rose \(risen) dB")
+        // A loud input gained far past full scale still never clips.
+        var loud = burstSignal(loudDB: -1, quietDB: -6, seconds: 1, sampleRate: sampleRate)
+        compressor.inputGainDB = 20
+        compressor.process(&loud, sampleRate: sampleRate)
+        #expect(loud.map { abs(Int($0)) }.max()! <= Int(pow(10, -1.0 / 20) * 32767) + 1)
+    }
+
     @Test func chunkedStreamMatchesWholeSegmentAndNeverClips() {
         let input = burstSignal(loudDB: -1, quietDB: -30, seconds: 4, sampleRate: sampleRate)
         var whole = input
