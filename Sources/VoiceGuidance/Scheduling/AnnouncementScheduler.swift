@@ -129,6 +129,12 @@ public struct AnnouncementScheduler {
         speaking.finish(at: time)
     }
 
+    /// The prompt just decided is not said after all (muted, alerts-only, an app's override):
+    /// the speech is as it was before it, so nothing waits for it, nor for a gap after it.
+    public mutating func speechWasWithheld() {
+        speaking.withdraw()
+    }
+
     /// Queues an app prompt ("Speed camera ahead"); it is said as soon as it fits.
     ///
     /// A `.high` prompt cuts any prompt but a final one; a `.normal` one waits for silence. Neither

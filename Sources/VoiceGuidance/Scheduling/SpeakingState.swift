@@ -5,6 +5,8 @@ struct SpeakingState {
     private(set) var current: ScheduledPrompt?
     /// When the current prompt's speech ends (latest known), seconds.
     private(set) var busyUntil = -Double.infinity
+    /// When the speech before the current prompt ended (what `withdraw` goes back to).
+    private var endBeforeCurrent = -Double.infinity
 
     /// True while a prompt is being said at `time`.
     func isBusy(at time: Double) -> Bool { current != nil && time < busyUntil }
@@ -29,9 +31,16 @@ struct SpeakingState {
         if time >= busyUntil { current = nil }
     }
 
+    /// Forgets the current prompt as if it had never started: it is not said after all.
+    mutating func withdraw() {
+        current = nil
+        busyUntil = endBeforeCurrent
+    }
+
     /// Starts `prompt` at `time`, heard after `latency` seconds; returns the prompt it cuts, if any.
     mutating func start(_ prompt: ScheduledPrompt, at time: Double, latency: Double) -> ScheduledPrompt? {
         let interrupted = isBusy(at: time) ? current : nil
+        endBeforeCurrent = min(busyUntil, time)
         current = prompt
         busyUntil = time + latency + prompt.duration
         return interrupted

@@ -212,11 +212,11 @@ public actor VoiceController {
             emit(.decided(decision))
             guard case .speak(let prompt, let interrupted) = decision else { continue }
             if isMuted {
-                emit(.suppressed(prompt, .muted))
+                suppress(prompt, .muted, cutting: interrupted)
                 continue
             }
             if mode == .alertsOnly && prompt.tier != .custom && !isRepeat {
-                emit(.suppressed(prompt, .alertsOnly))
+                suppress(prompt, .alertsOnly, cutting: interrupted)
                 continue
             }
             var instruction = prompt.instruction
@@ -224,7 +224,7 @@ public actor VoiceController {
             case .keep:
                 break
             case .suppress:
-                emit(.suppressed(prompt, .override))
+                suppress(prompt, .override, cutting: interrupted)
                 continue
             case .replace(let replacement):
                 instruction = replacement
@@ -249,6 +249,16 @@ public actor VoiceController {
                 await synthesizer.speak(toSpeak)
                 self.speechEnded(promptID)
             }
+        }
+    }
+
+    /// A prompt the scheduler decided to say is not said. Unless it was to cut a prompt still
+    /// being said (which then goes on), the scheduler forgets it, so an app prompt after it (an
+    /// alert in alerts-only mode) is not held back by a prompt nobody hears.
+    private func suppress(_ prompt: ScheduledPrompt, _ reason: SuppressionReason, cutting: ScheduledPrompt?) {
+        emit(.suppressed(prompt, reason))
+        if cutting == nil, scheduler.current?.instruction.id == prompt.instruction.id {
+            scheduler.speechWasWithheld()
         }
     }
 
