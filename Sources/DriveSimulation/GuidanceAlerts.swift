@@ -14,6 +14,8 @@ public struct GuidanceAlerts: Sendable, Equatable {
 
     /// The words of a speed alert when the phrase book has none.
     public static let englishSpeedLimit = "Speed limit {limit}"
+    /// The words of a reached waypoint when the phrase book has none.
+    public static let englishWaypointReached = "You have reached waypoint {n}"
 
     public init(
         words: PhraseBook.Alerts, enabled: Set<RouteMatcher.Event> = Set(RouteMatcher.Event.allCases),
@@ -27,7 +29,7 @@ public struct GuidanceAlerts: Sendable, Equatable {
     /// The alerts a user can switch off by name (`--no-alert`), and the events each covers.
     public static let switchNames: [(name: String, events: Set<RouteMatcher.Event>)] = [
         ("off-route", [.offRoute, .backOnRoute]), ("gps", [.signalLost, .signalRecovered]),
-        ("speed", [.speedAlert]),
+        ("speed", [.speedAlert]), ("waypoint", [.waypointReached]),
     ]
 
     /// The events of a list of alert names (`off-route,speed`); nil names the first unknown one.
@@ -50,7 +52,8 @@ public struct GuidanceAlerts: Sendable, Equatable {
         }
     }
 
-    /// The text of an event's alert (a speed alert needs its limit: see `text(for:)` of an alert).
+    /// The text of an event's alert (a speed alert needs its limit, a waypoint its number: see
+    /// `text(for:)` of an alert and `text(forWaypoint:)`).
     public func text(for event: RouteMatcher.Event) -> String {
         switch event {
         case .offRoute: words.offRoute
@@ -59,7 +62,15 @@ public struct GuidanceAlerts: Sendable, Equatable {
         case .signalRecovered: words.gpsRecovered
         case .speedAlert:
             (words.speedLimit ?? Self.englishSpeedLimit).replacingOccurrences(of: " {limit}", with: "")
+        case .waypointReached:
+            (words.waypointReached ?? Self.englishWaypointReached).replacingOccurrences(of: " {n}", with: "")
         }
+    }
+
+    /// The text of a reached waypoint, its number counted from 1 ("You have reached waypoint 2").
+    public func text(forWaypoint number: Int) -> String {
+        (words.waypointReached ?? Self.englishWaypointReached).replacingOccurrences(
+            of: "{n}", with: String(number))
     }
 
     /// The text of a speed alert: the limit in the voice's units ("Speed limit 50").
@@ -85,21 +96,33 @@ public struct GuidanceAlerts: Sendable, Equatable {
 
 /// Decides which alert to say now: each event once when it happens, off route again with a
 /// growing interval while the car stays off.
+///
+/// A reached waypoint is said only when turn prompts are not (`VoiceController.Mode.alertsOnly`):
+/// otherwise the leg's arrival prompt has just said it ("You have arrived at your first
+/// destination"), and a second sentence would only talk over the driver's stop.
 struct AlertScheduler {
     let alerts: GuidanceAlerts
+    let mode: VoiceController.Mode
     private var offSince: Double?
     private var nextRepeat = 0.0
     private var interval = 0.0
 
-    init(alerts: GuidanceAlerts) { self.alerts = alerts }
+    init(alerts: GuidanceAlerts, mode: VoiceController.Mode = .all) {
+        self.alerts = alerts
+        self.mode = mode
+    }
 
     mutating func take(
-        _ events: [RouteMatcher.Event], speedAlert: SpeedWatch.Alert? = nil, state: RouteMatcher.State,
-        at time: Double
+        _ events: [RouteMatcher.Event], speedAlert: SpeedWatch.Alert? = nil, waypoint: Int? = nil,
+        state: RouteMatcher.State, at time: Double
     ) -> SpokenInstruction? {
         var said: RouteMatcher.Event?
         for event in events where alerts.enabled.contains(event) {
-            if event != .speedAlert || speedAlert != nil { said = event }
+            switch event {
+            case .speedAlert where speedAlert == nil: continue
+            case .waypointReached where waypoint == nil || mode != .alertsOnly: continue
+            default: said = event
+            }
         }
         if events.contains(.offRoute) {
             offSince = time
@@ -114,6 +137,9 @@ struct AlertScheduler {
         }
         if said == .speedAlert, let speedAlert {
             return SpokenInstruction(text: alerts.text(for: speedAlert))
+        }
+        if said == .waypointReached, let waypoint {
+            return SpokenInstruction(text: alerts.text(forWaypoint: waypoint))
         }
         return said.map { SpokenInstruction(text: alerts.text(for: $0)) }
     }

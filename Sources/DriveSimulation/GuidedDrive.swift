@@ -45,6 +45,9 @@ public struct GuidedDrive: Sendable {
         public var event: RouteMatcher.Event
         /// The limit and speed of a `speedAlert`.
         public var speedAlert: SpeedWatch.Alert?
+        /// The number of the waypoint of a `waypointReached`, counted from 1 (guidance goes on
+        /// with leg `waypoint`, counted from 0).
+        public var waypoint: Int?
     }
 
     /// What happened on the drive.
@@ -102,7 +105,7 @@ public struct GuidedDrive: Sendable {
         var spoken: [(time: Double, prompt: ScheduledPrompt)] = []
         var events: [EventRecord] = []
         var track: [GuidedDriveSummary.TrackPoint] = []
-        var alerter = AlertScheduler(alerts: alerts)
+        var alerter = AlertScheduler(alerts: alerts, mode: mode)
         var second = 0.0
         while let arrived = await feed.fixes(through: second) {
             clock.set(second)
@@ -110,6 +113,7 @@ public struct GuidedDrive: Sendable {
             var progress: RouteProgress?
             var tickEvents: [RouteMatcher.Event] = []
             var speedAlert: SpeedWatch.Alert?
+            var waypoint: Int?
             var hadFix = false
             for fix in arrived {
                 guard let clean = filter.accept(fix) else { continue }
@@ -117,6 +121,7 @@ public struct GuidedDrive: Sendable {
                 let update = matcher.update(clean)
                 tickEvents += update.events
                 speedAlert = update.speedAlert ?? speedAlert
+                waypoint = update.waypoint ?? waypoint
                 progress = update.progress
             }
             if !hadFix {
@@ -125,12 +130,13 @@ public struct GuidedDrive: Sendable {
             }
             for event in tickEvents {
                 let record = EventRecord(
-                    timeS: second, event: event, speedAlert: event == .speedAlert ? speedAlert : nil)
+                    timeS: second, event: event, speedAlert: event == .speedAlert ? speedAlert : nil,
+                    waypoint: event == .waypointReached ? waypoint : nil)
                 events.append(record)
                 onEvent?(record)
             }
             if let instruction = alerter.take(
-                tickEvents, speedAlert: speedAlert, state: matcher.state, at: second)
+                tickEvents, speedAlert: speedAlert, waypoint: waypoint, state: matcher.state, at: second)
             {
                 await controller.announce(instruction, priority: .high)
             }

@@ -28,7 +28,7 @@ extension GuidanceService {
                 latitude: fix.latitude, longitude: fix.longitude, time: time, speed: fix.speed,
                 course: fix.course,
                 horizontalAccuracy: fix.accuracy))
-        announce(outcome.events, speedAlert: outcome.speedAlert)
+        announce(outcome.events, speedAlert: outcome.speedAlert, waypoint: outcome.waypoint)
         for carried in outcome.gap { try progressQueue.submit(carried) }
         var fields: [(String, JSONValue)] = [
             ("time", .number(ProtocolMessage.rounded(time))), ("state", .string(outcome.state.rawValue)),
@@ -53,10 +53,16 @@ extension GuidanceService {
     }
 
     /// Sends route-matching events to the subscribers; `speed_alert` with `limit_kmh`,
-    /// `speed_kmh`, `posted_limit` and `posted_unit` (as `drive --json` writes them).
-    nonisolated func announce(_ events: [RouteMatcher.Event], speedAlert: SpeedWatch.Alert? = nil) {
+    /// `speed_kmh`, `posted_limit` and `posted_unit`, `waypoint_reached` with `waypoint` and
+    /// `next_leg` (as `drive --json` writes them).
+    nonisolated func announce(
+        _ events: [RouteMatcher.Event], speedAlert: SpeedWatch.Alert? = nil, waypoint: Int? = nil
+    ) {
         for event in events {
             var fields: [(String, JSONValue)] = []
+            if event == .waypointReached, let waypoint {
+                fields = [("waypoint", .number(Double(waypoint))), ("next_leg", .number(Double(waypoint)))]
+            }
             if event == .speedAlert, let speedAlert {
                 fields = [
                     ("limit_kmh", .number(ProtocolMessage.rounded(speedAlert.limitKmh))),

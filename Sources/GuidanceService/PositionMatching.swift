@@ -20,6 +20,8 @@ final class PositionMatching: Sendable {
         var isOutlier: Bool
         /// The limit and speed of a `speed_alert` in `events`.
         var speedAlert: SpeedWatch.Alert?
+        /// The number of the waypoint of a `waypoint_reached` in `events`, from 1.
+        var waypoint: Int?
     }
 
     private struct State {
@@ -96,7 +98,8 @@ final class PositionMatching: Sendable {
             state.matcher = matcher
             return Outcome(
                 progress: update.progress, gap: gap, events: events + update.events, state: matcher.state,
-                rejection: nil, isOutlier: update.isOutlier, speedAlert: update.speedAlert)
+                rejection: nil, isOutlier: update.isOutlier, speedAlert: update.speedAlert,
+                waypoint: update.waypoint)
         }
     }
 

@@ -11,7 +11,7 @@ enum DriveCommand: Command {
                                 [--voice ID] [--units metric|imperial] [--no-server-instructions]
                                 [--engine espeak|command:PROGRAM…]
                                 [--trace FILE | --motion constant|realistic]
-                                [--no-alert off-route,gps,speed] [--alerts-only]
+                                [--no-alert off-route,gps,speed,waypoint] [--alerts-only]
                                 [--play [--sink KIND] [--device NAME] [--role ROLE] [--speedup N]
                                  | --output drive.wav] [--lead-in MS]
                                 [--chime final|all|none] [--reroute-chime on|off] [--json]
@@ -45,15 +45,18 @@ enum DriveCommand: Command {
         the gain (GAIN, "gain_db") and the chime (CHIME, "chime") of each prompt.
           --trace FILE       replay recorded GPS fixes (NMEA 0183, GPX 1.1 or a gpsd JSON log,
                              told by the content) through route matching; time_s counts from the
-                             first fix; events off_route, back_on_route, gps_lost, gps_recovered
+                             first fix; events off_route, back_on_route, gps_lost, gps_recovered,
+                             speed_alert, waypoint_reached
           --motion M         constant (default: the vehicle above) or realistic: a driver who
                              brakes before turns, stops at some junctions, with GPS noise,
                              outliers and an outage (seeded by --seed), through route matching
           --no-alert LIST    with --trace or --motion realistic: do not speak these alerts
                              (comma-separated: off-route = off/back on route, gps = signal
-                             lost/recovered, speed = over the route's maxspeed); their events are
-                             still reported
-          --alerts-only      with --trace or --motion realistic: speak alerts only, no turn prompts
+                             lost/recovered, speed = over the route's maxspeed, waypoint = an
+                             intermediate waypoint reached); their events are still reported
+          --alerts-only      with --trace or --motion realistic: speak alerts only, no turn
+                             prompts (a reached waypoint is said only then: otherwise the leg's
+                             arrival prompt says it)
 
         Exit status: 0 done, 1 the route or voice cannot be used, 64 usage, 69 audio device failed.
         """

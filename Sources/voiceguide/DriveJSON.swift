@@ -78,16 +78,19 @@ enum DriveJSON {
     }
 
     /// A route, signal or speed event: `{"event": "off_route", "time_s": …}`; a speed alert adds
-    /// `limit_kmh`, `speed_kmh` and the limit as posted (`posted_limit`, `posted_unit`: km/h or mph).
+    /// `limit_kmh`, `speed_kmh` and the limit as posted (`posted_limit`, `posted_unit`: km/h or mph);
+    /// a reached waypoint adds its number (`waypoint`, from 1) and the leg driven next (`next_leg`).
     struct Event: Encodable {
         var name: String
         var timeS: Double
         var speedAlert: SpeedWatch.Alert?
+        var waypoint: Int?
 
         init(_ record: GuidedDrive.EventRecord) {
             name = record.event.rawValue
             timeS = record.timeS
             speedAlert = record.speedAlert
+            waypoint = record.waypoint
         }
 
         enum CodingKeys: String, CodingKey {
@@ -97,12 +100,18 @@ enum DriveJSON {
             case speedKmh = "speed_kmh"
             case postedLimit = "posted_limit"
             case postedUnit = "posted_unit"
+            case waypoint
+            case nextLeg = "next_leg"
         }
 
         func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(name, forKey: .event)
             try container.encode(timeS, forKey: .timeS)
+            if let waypoint {
+                try container.encode(waypoint, forKey: .waypoint)
+                try container.encode(waypoint, forKey: .nextLeg)
+            }
             guard let alert = speedAlert else { return }
             try container.encode(Self.tenth(alert.limitKmh), forKey: .limitKmh)
             try container.encode(Self.tenth(alert.speedKmh), forKey: .speedKmh)
@@ -112,8 +121,10 @@ enum DriveJSON {
             }
         }
 
-        /// The line of the plain timeline: `  12.0 s  [speed_alert 63 km/h, limit 50 km/h]`.
+        /// The line of the plain timeline: `  12.0 s  [speed_alert 63 km/h, limit 50 km/h]`,
+        /// `  80.0 s  [waypoint_reached 1]`.
         var text: String {
+            if let waypoint { return String(format: "%7.1f s  [%@ %d]", timeS, name, waypoint) }
             guard let alert = speedAlert else { return String(format: "%7.1f s  [%@]", timeS, name) }
             return String(
                 format: "%7.1f s  [%@ %.0f km/h, limit %.0f km/h]", timeS, name, alert.speedKmh,

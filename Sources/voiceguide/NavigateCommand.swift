@@ -12,7 +12,7 @@ enum NavigateCommand: Command {
         usage: voiceguide navigate ROUTE.json (--gpsd [HOST:PORT] | --nmea PATH | --trace FILE [--speedup N])
                                    [--device NAME | --output FILE.wav] [--json] [--voice ID]
                                    [--units metric|imperial] [--no-server-instructions]
-                                   [--no-alert off-route,gps,speed] [--alerts-only]
+                                   [--no-alert off-route,gps,speed,waypoint] [--alerts-only]
                                    [--engine espeak|command:PROGRAM…]
                                    [--chime final|all|none] [--reroute-chime on|off]
 
@@ -28,10 +28,13 @@ enum NavigateCommand: Command {
           --device NAME       ALSA PCM name (default: default); opened first
           --output FILE       write the audio to a WAV file instead of playing it
           --json              one JSON object per line on stdout: prompts and events as they happen
-                              (off_route, back_on_route, gps_lost, gps_recovered, speed_alert)
-          --no-alert LIST     do not speak these alerts (comma-separated: off-route, gps, speed);
+                              (off_route, back_on_route, gps_lost, gps_recovered, speed_alert,
+                              waypoint_reached)
+          --no-alert LIST     do not speak these alerts (comma-separated: off-route, gps, speed,
+                              waypoint);
                               their events are still reported
-          --alerts-only       speak the alerts only (off route, GPS, speed limit), no turn prompts
+          --alerts-only       speak the alerts only (off route, GPS, speed limit, waypoint reached),
+                              no turn prompts
 
         A route with annotation.maxspeed gets a speed alert ("Speed limit 50", in the voice's
         units) when the car stays more than max(5 km/h, 10 %) over the limit for 3 s: once per

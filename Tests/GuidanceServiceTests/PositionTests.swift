@@ -211,3 +211,32 @@ extension JSONValue {
         #expect(!events.names.contains("speed_alert"))
     }
 }
+
+/// `waypoint_reached` as a subscribed event of the service.
+@Suite struct WaypointEventTests {
+    @Test func drivingThroughAWaypointSendsTheEventOnceWithTheNextLeg() async throws {
+        let name = "navigation-ios_multileg-route.json"
+        let harness = try ServiceHarness()
+        let events = EventCollector()
+        _ = try await harness.send(#"{"cmd":"subscribe"}"#, from: events)
+        let load = try await harness.send(ServiceHarness.routeLine(name))
+        #expect(load["ok"] == .bool(true), "\(load.serialized)")
+        let route = try Route.decode(from: Data(contentsOf: TestFixtures.directions(name)))
+        var legs: [Double] = []
+        for fix in SteadyDrive.fixes(on: try RouteLine(route: route), speed: 10) {
+            let line = JSONValue.object([
+                ("cmd", .string("position")), ("lat", .number(fix.latitude)), ("lon", .number(fix.longitude)),
+                ("time", .number(fix.time + 1_000)), ("speed", .number(fix.speed ?? 0)),
+                ("course", .number(((fix.course ?? 0) + 360).truncatingRemainder(dividingBy: 360))),
+            ])
+            let reply = try await harness.send(line.serialized)
+            #expect(reply["ok"] == .bool(true), "\(reply.serialized)")
+            if let leg = reply.number("leg"), legs.last != leg { legs.append(leg) }
+        }
+        let reached = events.events.filter { $0.string("event") == "waypoint_reached" }
+        #expect(reached.count == 1, "\(events.names)")
+        #expect(reached.first?.number("waypoint") == 1)
+        #expect(reached.first?.number("next_leg") == 1)
+        #expect(legs == [0, 1])
+    }
+}

@@ -37,16 +37,20 @@ public struct PhraseBook: Sendable, Equatable, Codable {
         /// Over the speed limit; `{limit}` stands for the limit's number in the voice's units
         /// ("speed limit {limit}"). Optional: a book without it gets the English words.
         public var speedLimit: String?
+        /// An intermediate waypoint reached; `{n}` stands for its number, counted from 1
+        /// ("You have reached waypoint {n}"). Optional: a book without it gets the English words.
+        public var waypointReached: String?
 
         public init(
             offRoute: String, backOnRoute: String, gpsLost: String, gpsRecovered: String,
-            speedLimit: String? = nil
+            speedLimit: String? = nil, waypointReached: String? = nil
         ) {
             self.offRoute = offRoute
             self.backOnRoute = backOnRoute
             self.gpsLost = gpsLost
             self.gpsRecovered = gpsRecovered
             self.speedLimit = speedLimit
+            self.waypointReached = waypointReached
         }
     }
 

@@ -75,6 +75,9 @@ public struct PhraseBuilder: Sendable {
         let type = maneuver.type.rawValue
         let modifier = maneuver.modifier?.rawValue
         if maneuver.type == .arrive {
+            if let waypoint = step.waypoint, let phrase = waypointPhrase(waypoint, key: "arrive.waypoint") {
+                return phrase
+            }
             if let modifier, let side = book.maneuvers["arrive.\(modifier)"], wording == .long { return side }
             return book.maneuvers["arrive"] ?? "arrive"
         }
@@ -116,6 +119,14 @@ public struct PhraseBuilder: Sendable {
             return fill(book.templates.toward, ["instruction": phrase, "destination": destination])
         }
         return phrase
+    }
+
+    /// The book's phrase `key` for arriving at intermediate waypoint `number`, its `{ordinal}`
+    /// filled ("your second stop is ahead"); nil when the book has none (the destination's
+    /// phrase is said then).
+    private func waypointPhrase(_ number: Int, key: String) -> String? {
+        guard let template = book.maneuvers[key] else { return nil }
+        return fill(template, ["ordinal": exitOrdinal(number, in: template)])
     }
 
     /// The ordinal of roundabout exit `exit` in words: the phrase book's own up to its last, then
@@ -170,7 +181,9 @@ public struct PhraseBuilder: Sendable {
     ) -> String {
         var phrase: String
         if step.maneuver.type == .arrive {
-            phrase = required("arrive.approach")
+            phrase =
+                step.waypoint.flatMap { waypointPhrase($0, key: "arrive.waypoint.approach") }
+                ?? required("arrive.approach")
         } else {
             phrase = maneuverPhrase(for: step, wording: wording)
         }

@@ -54,6 +54,10 @@ public struct MatchingConfiguration: Sendable, Equatable {
     /// After an alert, the same limit is alerted again only once the car has kept to it (at or
     /// under the limit itself) for this many seconds; a different limit re-arms it at once.
     public var speedRearmAfter = 60.0
+    /// An intermediate waypoint is reached when the car, following the route, is this close to
+    /// it or past it (one it was not seen to drive to, starting or rejoining beyond it, is passed
+    /// without a word).
+    public var waypointArrivalDistance = 25.0
 
     public init() {}
 }

@@ -116,6 +116,17 @@ public struct RouteLine: Sendable {
         }
     }
 
+    /// Where each intermediate waypoint is, meters along the line: the start of the arrive step
+    /// of every leg but the last, in driving order (waypoint 1 first).
+    public var waypoints: [Double] {
+        let lastLeg = steps.last?.legIndex ?? 0
+        return steps.indices.compactMap { index in
+            let span = steps[index]
+            let endsLeg = index + 1 == steps.count || steps[index + 1].legIndex != span.legIndex
+            return endsLeg && span.legIndex < lastLeg ? span.start : nil
+        }
+    }
+
     // MARK: Geometry
 
     /// Where a point projects onto one segment: meters along the line, and meters away from it.

@@ -1,8 +1,9 @@
 import Foundation
 
 /// Turns GPS fixes into progress along a route: the step driven, meters to the next maneuver, and
-/// a smoothed speed; detects leaving the route and coming back, a lost signal, and (on a route
-/// with `annotation.maxspeed`) driving over the limit where the car is (`SpeedWatch`).
+/// a smoothed speed; detects leaving the route and coming back, a lost signal, reaching an
+/// intermediate waypoint, and (on a route with `annotation.maxspeed`) driving over the limit
+/// where the car is (`SpeedWatch`).
 ///
 /// Each fix is matched on a stretch of route around where the car should be by now (last place +
 /// speed × time), so a road driven twice or a route that doubles back is matched by continuity
@@ -33,6 +34,9 @@ public struct RouteMatcher: Sendable {
         case signalRecovered = "gps_recovered"
         /// Over the speed limit (see `SpeedWatch`); the update's `speedAlert` says by how much.
         case speedAlert = "speed_alert"
+        /// An intermediate waypoint reached (the end of a leg but the last); the update's
+        /// `waypoint` says which.
+        case waypointReached = "waypoint_reached"
     }
 
     /// What one fix did.
@@ -45,14 +49,19 @@ public struct RouteMatcher: Sendable {
         public var isOutlier: Bool
         /// The speed alert the fix caused (with `Event.speedAlert` in `events`), if any.
         public var speedAlert: SpeedWatch.Alert?
+        /// The waypoint the fix reached (with `Event.waypointReached` in `events`), counted from
+        /// 1; when one fix reaches several, the last of them.
+        public var waypoint: Int?
 
         public init(
-            progress: RouteProgress?, events: [Event], isOutlier: Bool, speedAlert: SpeedWatch.Alert? = nil
+            progress: RouteProgress?, events: [Event], isOutlier: Bool, speedAlert: SpeedWatch.Alert? = nil,
+            waypoint: Int? = nil
         ) {
             self.progress = progress
             self.events = events
             self.isOutlier = isOutlier
             self.speedAlert = speedAlert
+            self.waypoint = waypoint
         }
     }
 
@@ -75,6 +84,9 @@ public struct RouteMatcher: Sendable {
     private var rejoins = 0
     private var signalLost = false
     private var speedWatch: SpeedWatch
+    /// Meters along the line of each intermediate waypoint, and the first not yet reached.
+    private let waypoints: [Double]
+    private var nextWaypoint = 0
 
     /// A matcher for a route whose geometry is decoded.
     ///
@@ -87,6 +99,7 @@ public struct RouteMatcher: Sendable {
         self.configuration = configuration
         speedLimits = SpeedLimitLine(route: route, line: line)
         speedWatch = SpeedWatch(configuration: configuration)
+        waypoints = line.waypoints
     }
 
     /// The posted limit where the car is reported, if known.
@@ -99,7 +112,12 @@ public struct RouteMatcher: Sendable {
 
     /// Takes one fix (already through a `FixFilter`; times increasing).
     public mutating func update(_ fix: Position) -> Update {
+        let wasOnRoute = state == .onRoute
         var update = match(fix)
+        if state == .onRoute, let reached = passWaypoints(announcing: wasOnRoute) {
+            update.events.append(.waypointReached)
+            update.waypoint = reached
+        }
         guard !speedLimits.sections.isEmpty else { return update }
         let limit = state == .onRoute ? speedLimit : nil
         if let alert = speedWatch.update(limit: limit, speed: speed, time: fix.time) {
@@ -138,6 +156,19 @@ public struct RouteMatcher: Sendable {
         case .onRoute:
             return track(fix, accuracy: accuracy, course: moving ? course : nil, events: events)
         }
+    }
+
+    /// Moves past the waypoints the reported place has reached; returns the last of them when
+    /// `announcing` (the car was followed there), else passes them without a word.
+    private mutating func passWaypoints(announcing: Bool) -> Int? {
+        var reached: Int?
+        while nextWaypoint < waypoints.count,
+            reported >= waypoints[nextWaypoint] - configuration.waypointArrivalDistance
+        {
+            nextWaypoint += 1
+            if announcing { reached = nextWaypoint }
+        }
+        return reached
     }
 
     /// Progress at `time` without a new fix: carried forward at the last speed for up to

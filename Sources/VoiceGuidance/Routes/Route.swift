@@ -19,7 +19,7 @@ public struct Route: Sendable, Equatable, Codable {
         legs: [RouteLeg], distance: Double? = nil, duration: Double? = nil, voiceLocale: String? = nil,
         geometry: RouteGeometry? = nil, routeOptions: RouteOptions? = nil
     ) {
-        self.legs = legs
+        self.legs = Self.markingWaypoints(legs)
         self.distance = distance ?? legs.reduce(0) { $0 + $1.distance }
         self.duration = duration ?? legs.reduce(0) { $0 + $1.duration }
         self.voiceLocale = voiceLocale
@@ -29,6 +29,30 @@ public struct Route: Sendable, Equatable, Codable {
 
     enum CodingKeys: String, CodingKey {
         case legs, distance, duration, voiceLocale, geometry, routeOptions
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        legs = Self.markingWaypoints(try container.decode([RouteLeg].self, forKey: .legs))
+        distance = try container.decode(Double.self, forKey: .distance)
+        duration = try container.decode(Double.self, forKey: .duration)
+        voiceLocale = try container.decodeIfPresent(String.self, forKey: .voiceLocale)
+        geometry = try container.decodeIfPresent(RouteGeometry.self, forKey: .geometry)
+        routeOptions = try container.decodeIfPresent(RouteOptions.self, forKey: .routeOptions)
+    }
+
+    /// The legs with the arrive step of each leg but the last marked as its waypoint (1, 2, …).
+    private static func markingWaypoints(_ legs: [RouteLeg]) -> [RouteLeg] {
+        var legs = legs
+        for legIndex in legs.indices {
+            for stepIndex in legs[legIndex].steps.indices {
+                let isWaypoint =
+                    legIndex < legs.count - 1 && stepIndex == legs[legIndex].steps.count - 1
+                    && legs[legIndex].steps[stepIndex].maneuver.type == .arrive
+                legs[legIndex].steps[stepIndex].waypoint = isWaypoint ? legIndex + 1 : nil
+            }
+        }
+        return legs
     }
 
     /// The first route of a Directions v5 response, or the route itself when `data` is one route.

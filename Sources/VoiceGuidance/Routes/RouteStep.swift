@@ -22,6 +22,10 @@ public struct RouteStep: Sendable, Equatable, Codable {
     public var drivingSide: String?
     /// The road of this step, from its maneuver to the next one, if the server sent it.
     public var geometry: RouteGeometry?
+    /// The intermediate waypoint this step arrives at, counted from 1 (the arrive step of the
+    /// first leg of a route with several legs); nil for the destination and every other step.
+    /// Set by `Route` from the step's place in its legs.
+    public var waypoint: Int?
 
     public init(
         maneuver: Maneuver, name: String = "", ref: String? = nil, destinations: String? = nil,
