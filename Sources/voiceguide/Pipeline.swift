@@ -1,4 +1,5 @@
 import Foundation
+import VoiceGuidance
 
 /// Runs a batch in two overlapping halves: `produce` on a thread of its own, one item after
 /// another, and `consume` on the calling thread, in the same order, with at most `depth`
@@ -10,9 +11,19 @@ func pipelined<Item: Sendable, Product: Sendable>(
     _ items: [Item], depth: Int = 4, produce: @escaping @Sendable (Item) -> Product,
     consume: (Product) -> Void
 ) {
+    let remaining = Locked(items[...])
+    pipelined(
+        depth: depth, produceNext: { remaining.withLock { $0.popFirst() }.map(produce) }, consume: consume)
+}
+
+/// The same, with the items taken one at a time by `produceNext` (on the producing thread) until
+/// it returns nil: from a queue that other processes or threads take from too.
+func pipelined<Product: Sendable>(
+    depth: Int = 4, produceNext: @escaping @Sendable () -> Product?, consume: (Product) -> Void
+) {
     let channel = Channel<Product>(capacity: max(1, depth))
     Thread.detachNewThread {
-        for item in items { channel.send(produce(item)) }
+        while let product = produceNext() { channel.send(product) }
         channel.close()
     }
     while let product = channel.receive() { consume(product) }

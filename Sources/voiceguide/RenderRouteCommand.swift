@@ -58,6 +58,9 @@ enum RenderRouteCommand: Command {
         var ssml: String?
         var file: String
         var key: String
+
+        /// What the prompt says.
+        var instruction: SpokenInstruction { SpokenInstruction(text: text, ssml: ssml) }
     }
 
     /// One manifest row.
@@ -151,11 +154,7 @@ enum RenderRouteCommand: Command {
                 total: all.count, done: kept.count, isShown: !quiet && Console.isErrorTerminal)
         )
         if workers.isEmpty || todo.count < 2 {
-            let renderer = try Engines.espeak()
-            for job in todo {
-                collector.record(
-                    job, Result { try render(job, renderer: renderer, voice: voice, folder: folder.path) })
-            }
+            try renderInOneProcess(todo, voice: voice, folder: folder.path, collector: collector)
         } else {
             try runWorkers(todo, workers: workers, voice: voice, folder: folder.path, collector: collector)
             // A worker that died mid-job left its temporary file behind.
@@ -214,12 +213,48 @@ enum RenderRouteCommand: Command {
         var wav: Data?
     }
 
+    /// Renders the jobs in this process, in two overlapping halves as `render` does: eSpeak NG
+    /// synthesizes the next prompt on a thread of its own while this thread finishes the audio
+    /// of the previous one (trimming, gain, compression) and writes its file.
+    static func renderInOneProcess(_ jobs: [Job], voice: VoiceProfile, folder: String, collector: Collector)
+        throws
+    {
+        let queue = Locked(jobs[...])
+        try renderInOneProcess(
+            next: { queue.withLock { $0.popFirst() } }, voice: voice, folder: folder, collector: collector)
+    }
+
+    /// The same, with the jobs taken one at a time by `next` until it returns nil (from a queue
+    /// the workers take from too).
+    static func renderInOneProcess(
+        next: @escaping @Sendable () -> Job?, depth: Int = 4, voice: VoiceProfile, folder: String,
+        collector: Collector
+    ) throws {
+        let renderer = try Engines.espeak()
+        let prompts = PromptAudio(renderer: renderer, voice: voice)
+        pipelined(depth: depth) {
+            next().map { job in
+                (
+                    job,
+                    Result { try renderer.synthesize(prompts.utterance(for: job.instruction), voice: voice) }
+                )
+            }
+        } consume: { job, synthesis in
+            collector.record(
+                job, Result { try write(job, renderer.finish(try synthesis.get()), folder: folder) })
+        }
+    }
+
     /// Renders one prompt to its WAV file in `folder` (atomically).
     static func render(_ job: Job, renderer: ESpeakRenderer, voice: VoiceProfile, folder: String) throws
         -> Rendered
     {
         let audio = PromptAudio(renderer: renderer, voice: voice)
-        let rendered = try audio.audio(for: SpokenInstruction(text: job.text, ssml: job.ssml))
+        return try write(job, try audio.audio(for: job.instruction), folder: folder)
+    }
+
+    /// Writes one rendered prompt to its WAV file in `folder` (atomically); its manifest row.
+    static func write(_ job: Job, _ rendered: RenderedAudio, folder: String) throws -> Rendered {
         let wav = WAVFile.encode(samples: rendered.samples, sampleRate: rendered.sampleRate)
         try OutputFile.write(wav, toPath: folder + "/" + job.file)
         let entry = Entry(
@@ -369,16 +404,13 @@ enum RenderRouteCommand: Command {
                 queue.withLock { $0.append(contentsOf: unanswered) }
             }
         }
-        let renderer = try Engines.espeak()
-        func renderQueued() {
-            while let job = queue.withLock({ $0.popLast() }) {
-                collector.record(
-                    job, Result { try render(job, renderer: renderer, voice: voice, folder: folder) })
-            }
-        }
-        renderQueued()
+        // This process renders from the same queue, in two overlapping halves; it takes one job
+        // ahead of the one it finishes, so a worker is not left without work near the end.
+        let next: @Sendable () -> Job? = { queue.withLock { $0.popLast() } }
+        try renderInOneProcess(next: next, depth: 1, voice: voice, folder: folder, collector: collector)
         group.wait()
-        renderQueued()  // jobs handed back by a worker that died after this process ran dry
+        // Jobs handed back by a worker that died after this process ran dry.
+        try renderInOneProcess(next: next, depth: 1, voice: voice, folder: folder, collector: collector)
     }
 
     /// Where rendered prompts go: each is copied to the prompts that say the same, and every
