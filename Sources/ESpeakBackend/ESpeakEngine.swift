@@ -129,6 +129,7 @@ struct ESpeakSession: Sendable {
     /// The voice name last selected successfully, as passed to eSpeak.
     private(set) var currentVoice: String?
     private var cachedVoices: [ESpeakVoice]?
+    private var cachedResolver: ESpeakVoiceResolver?
 
     fileprivate init() {}
 
@@ -228,6 +229,14 @@ struct ESpeakSession: Sendable {
             }
         }
         return clauses
+    }
+
+    /// A resolver for the installed voices, made once (every render asks for it).
+    mutating func voiceResolver() -> ESpeakVoiceResolver {
+        if let cachedResolver { return cachedResolver }
+        let resolver = ESpeakVoiceResolver(installed: installedVoices())
+        cachedResolver = resolver
+        return resolver
     }
 
     /// Every voice in eSpeak NG's data folder (read once, then cached).

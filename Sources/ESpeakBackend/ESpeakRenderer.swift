@@ -68,7 +68,7 @@ public final class ESpeakRenderer: SpeechRenderer {
     /// - Throws: `RenderError.Kind.voiceNotFound` when the profile's voice is not installed.
     public func phonemes(for text: String, voice: VoiceProfile, ipa: Bool = true) throws -> String {
         try locked { session in
-            let resolver = ESpeakVoiceResolver(installed: session.installedVoices())
+            let resolver = session.voiceResolver()
             try select(resolver.profileVoiceName(voice), in: &session, resolver: resolver)
             return session.phonemes(for: text, ipa: ipa).joined(separator: " ")
         }
@@ -134,7 +134,7 @@ public final class ESpeakRenderer: SpeechRenderer {
             )
         }
         let resolver = try locked { session in
-            let resolver = ESpeakVoiceResolver(installed: session.installedVoices())
+            let resolver = session.voiceResolver()
             try select(resolver.profileVoiceName(voice), in: &session, resolver: resolver)
             return resolver
         }
@@ -284,7 +284,7 @@ public final class ESpeakRenderer: SpeechRenderer {
     /// A voice resolver for the installed voices, with the profile's voice checked and selected.
     func voiceResolver(for voice: VoiceProfile) throws -> ESpeakVoiceResolver {
         try locked { session in
-            let resolver = ESpeakVoiceResolver(installed: session.installedVoices())
+            let resolver = session.voiceResolver()
             try select(resolver.profileVoiceName(voice), in: &session, resolver: resolver)
             return resolver
         }

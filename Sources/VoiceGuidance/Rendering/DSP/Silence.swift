@@ -27,6 +27,7 @@ public enum Silence {
     /// The number of silent samples at the start.
     ///
     /// - Complexity: O(n) at worst.
+    @inlinable
     public static func leadingCount<C: Collection<Int16>>(
         in samples: C, threshold: Int16 = defaultThreshold
     ) -> Int {
@@ -41,6 +42,7 @@ public enum Silence {
     /// The number of silent samples at the end.
     ///
     /// - Complexity: O(n) at worst.
+    @inlinable
     public static func trailingCount<C: BidirectionalCollection<Int16>>(
         in samples: C, threshold: Int16 = defaultThreshold
     ) -> Int {
