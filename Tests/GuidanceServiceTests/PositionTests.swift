@@ -174,6 +174,15 @@ extension JSONValue {
 
 /// `speed_alert` as a subscribed event of the service.
 @Suite struct SpeedAlertEventTests {
+    /// A client's `position` request for a fix (its time 1,000 s on, its course in 0…360).
+    static func positionLine(_ fix: Position) -> String {
+        JSONValue.object([
+            ("cmd", .string("position")), ("lat", .number(fix.latitude)), ("lon", .number(fix.longitude)),
+            ("time", .number(fix.time + 1_000)), ("speed", .number(fix.speed ?? 0)),
+            ("course", .number(((fix.course ?? 0) + 360).truncatingRemainder(dividingBy: 360))),
+        ]).serialized
+    }
+
     @Test func drivingOverTheLimitSendsASpeedAlertEventOncePerStretch() async throws {
         let harness = try ServiceHarness()
         let events = EventCollector()
@@ -183,12 +192,7 @@ extension JSONValue {
         let route = try Route.decode(
             from: Data(contentsOf: TestFixtures.directions(SteadyDrive.limitedRouteName)))
         for fix in SteadyDrive.fixes(on: try RouteLine(route: route), speed: 15) {
-            let line = JSONValue.object([
-                ("cmd", .string("position")), ("lat", .number(fix.latitude)), ("lon", .number(fix.longitude)),
-                ("time", .number(fix.time + 1_000)), ("speed", .number(fix.speed ?? 0)),
-                ("course", .number(((fix.course ?? 0) + 360).truncatingRemainder(dividingBy: 360))),
-            ])
-            let reply = try await harness.send(line.serialized)
+            let reply = try await harness.send(Self.positionLine(fix))
             #expect(reply["ok"] == .bool(true), "\(reply.serialized)")
         }
         let alerts = events.events.filter { $0.string("event") == "speed_alert" }
@@ -224,12 +228,7 @@ extension JSONValue {
         let route = try Route.decode(from: Data(contentsOf: TestFixtures.directions(name)))
         var legs: [Double] = []
         for fix in SteadyDrive.fixes(on: try RouteLine(route: route), speed: 10) {
-            let line = JSONValue.object([
-                ("cmd", .string("position")), ("lat", .number(fix.latitude)), ("lon", .number(fix.longitude)),
-                ("time", .number(fix.time + 1_000)), ("speed", .number(fix.speed ?? 0)),
-                ("course", .number(((fix.course ?? 0) + 360).truncatingRemainder(dividingBy: 360))),
-            ])
-            let reply = try await harness.send(line.serialized)
+            let reply = try await harness.send(SpeedAlertEventTests.positionLine(fix))
             #expect(reply["ok"] == .bool(true), "\(reply.serialized)")
             if let leg = reply.number("leg"), legs.last != leg { legs.append(leg) }
         }
