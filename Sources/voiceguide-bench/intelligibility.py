@@ -265,7 +265,7 @@ def main():
     try:
         from pocketsphinx import Decoder, get_model_path
     except ImportError:
-        print("6. intelligibility: skipped (pip install pocketsphinx)")
+        print("9. Intelligibility: skipped (pip install pocketsphinx)")
         return
     espeak = next((p for p in ("/usr/bin/espeak-ng", "/usr/local/bin/espeak-ng") if os.access(p, os.X_OK)), None)
     if espeak is None:
@@ -283,7 +283,7 @@ def main():
     count = args.count if args.count > 0 else len(prompts)
     step = max(1, len(prompts) // count)
     sample = prompts[::step][:count]
-    print(f"\n6. Intelligibility: pocketsphinx (US English model, corpus language model) on "
+    print(f"\n9. Intelligibility: pocketsphinx (US English model, corpus language model) on "
           f"{len(sample)} of {len(prompts)} English corpus prompts")
 
     ours, rewritten = render_ours(args.voiceguide, args.voice, sample, folder)
