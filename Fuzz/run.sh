@@ -75,18 +75,40 @@ if [ ${#kept[@]} -gt 0 ]; then
 fi
 [ "$seconds" -gt 0 ] || exit 0
 
-# 2. Fuzz from the corpus so far plus the seeds.
+# 2. Fuzz from the corpus so far plus the seeds. `-jobs=N` runs N fuzzing processes side by side
+# on the one corpus, each with its own log here (libFuzzer's own -jobs would write fuzz-N.log
+# files into the current folder, where the counts below would not find them).
 seeds=()
 [ -d "Fuzz/Seeds/$name" ] && seeds+=("Fuzz/Seeds/$name")
 for folder in $seed_folders; do seeds+=("$folder"); done
+jobs=1 passed=()
+for flag in "$@"; do
+  case $flag in
+    -jobs=*) jobs=${flag#-jobs=}; [[ $jobs =~ ^[1-9][0-9]*$ ]] || usage ;;
+    -workers=*) ;;
+    *) passed+=("$flag") ;;
+  esac
+done
+logs=$(mktemp -d "$work/run.XXXXXX")
 before=$(ls "Fuzz/Crashes/$name" | wc -l)
+pids=()
+for ((job = 1; job <= jobs; job++)); do
+  "$binary" "${options[@]}" -max_total_time="$seconds" ${passed[@]+"${passed[@]}"} "$work/corpus" "${seeds[@]}" \
+    > "$logs/$job.log" 2>&1 &
+  pids+=($!)
+done
 status=0
-"$binary" "${options[@]}" -max_total_time="$seconds" "$@" "$work/corpus" "${seeds[@]}" \
-  > "$work/last.log" 2>&1 || status=$?
-executions=$(sed -n 's/^stat::number_of_executed_units: *//p' "$work/last.log" | tail -1)
+for pid in "${pids[@]}"; do wait "$pid" || status=$?; done
+executions=0
+for log in "$logs"/*.log; do
+  count=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
+  executions=$((executions + ${count:-0}))
+done
+cat "$logs"/*.log > "$work/last.log"
+rm -r "$logs"
 after=$(ls "Fuzz/Crashes/$name" | wc -l)
 found=$((after - before))
-line="$(date -u +%FT%TZ) $name ${seconds}s executions=${executions:-0} crashes=$found exit=$status"
+line="$(date -u +%FT%TZ) $name ${seconds}s jobs=$jobs executions=$executions crashes=$found exit=$status"
 echo "$line" >> "$work/runs.log"
 echo "fuzz: $line" >&2
 if [ "$status" -ne 0 ] || [ "$found" -gt 0 ]; then
