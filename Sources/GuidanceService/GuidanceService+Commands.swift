@@ -39,10 +39,14 @@ extension GuidanceService {
         switch source {
         case .json(let json): data = json
         case .path(let path):
-            guard let contents = FileManager.default.contents(atPath: path) else {
-                throw ProtocolError(.notFound, "cannot read the route file \(path)")
+            // A regular file only, at most the route limit: a client naming /dev/zero or a FIFO
+            // must not fill the daemon's memory or block it.
+            do {
+                data = try BoundedFile.read(
+                    path, limit: RouteLimits().maximumFileBytes, regularFilesOnly: true)
+            } catch {
+                throw ProtocolError(error.isMissing ? .notFound : .invalidValue, "the route file: \(error)")
             }
-            data = contents
         }
         do {
             let route = try Route.decode(from: data)

@@ -282,14 +282,43 @@ struct OutputLatency: CustomStringConvertible {
     }
 }
 
-/// Reads a route file, turning decoding errors into messages that name the field.
+/// Reads a route file (`-`: standard input), turning decoding errors into messages that name
+/// the field.
 enum RouteLoading {
     static func load(_ path: String) throws -> Route {
-        let data = try FileProblem.contents(of: path)
+        try decode(read(path), from: path)
+    }
+
+    /// The bytes of the route file, at most `RouteLimits.maximumFileBytes` of them.
+    static func read(_ path: String) throws -> Data {
+        try FileProblem.contents(of: path, limit: RouteLimits().maximumFileBytes)
+    }
+
+    static func decode(_ data: Data, from path: String) throws -> Route {
         do {
             return try Route.decode(from: data)
         } catch let error as RouteDecodingError {
-            throw CommandFailure("\(path): \(error)")
+            throw CommandFailure("\(path == "-" ? "<stdin>" : path): \(error)")
         }
+    }
+}
+
+/// Reads a recorded trace (NMEA, GPX or gpsd JSON; `-`: standard input).
+enum TraceLoading {
+    /// The trace at `path`, at most `RecordedTrace.maximumFileBytes` long, with a usable fix.
+    static func load(_ path: String) throws -> RecordedTrace {
+        let data = try FileProblem.contents(of: path, limit: RecordedTrace.maximumFileBytes)
+        let name = path == "-" ? "<stdin>" : path
+        let trace: RecordedTrace
+        do {
+            trace = try RecordedTrace(text: String(decoding: data, as: UTF8.self))
+        } catch {
+            throw CommandFailure("\(name): \(error)")
+        }
+        if trace.positions.isEmpty {
+            throw CommandFailure(
+                "\(name): no usable fix in the trace (\(GuidedDriveCommand.describe(trace.statistics)))")
+        }
+        return trace
     }
 }

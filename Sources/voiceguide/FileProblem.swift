@@ -1,4 +1,5 @@
 import Foundation
+import VoiceGuidance
 
 /// Foundation's file errors in words, with the path: "out/sub: a file, not a folder, is at out"
 /// rather than "(NSCocoaErrorDomain error 512.)".
@@ -13,15 +14,15 @@ enum FileProblem {
         }
     }
 
-    /// The bytes of the file at `path`, or a `CommandFailure` (exit 66) saying in words why not:
-    /// no such file, a folder, no permission.
-    static func contents(of path: String) throws -> Data {
-        try checkReadable(path)
+    /// The bytes of the file at `path` (`-`: standard input; a pipe or device is read too), at
+    /// most `limit` of them, or a `CommandFailure` saying in words why not: no such file, a
+    /// folder, no permission (exit 66), over the limit (exit 1, after reading one byte more).
+    static func contents(of path: String, limit: Int) throws -> Data {
         do {
-            return try Data(contentsOf: URL(fileURLWithPath: path))
+            return try BoundedFile.read(path, limit: limit)
         } catch {
             throw CommandFailure(
-                "cannot read \(path): \(words(error, namingPath: false))", status: ExitStatus.noInput)
+                error.description, status: error.isMissing ? ExitStatus.noInput : ExitStatus.failure)
         }
     }
 

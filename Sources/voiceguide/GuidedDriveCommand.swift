@@ -48,18 +48,7 @@ enum GuidedDriveCommand {
         let timing = brakingTiming
         switch source {
         case .trace(let path):
-            guard let data = FileManager.default.contents(atPath: path) else {
-                throw CommandFailure("cannot read \(path)", status: ExitStatus.noInput)
-            }
-            let trace: RecordedTrace
-            do {
-                trace = try RecordedTrace(text: String(decoding: data, as: UTF8.self))
-            } catch {
-                throw CommandFailure("\(path): \(error)")
-            }
-            if trace.positions.isEmpty {
-                throw CommandFailure("\(path): no usable fix in the trace (\(describe(trace.statistics)))")
-            }
+            let trace = try TraceLoading.load(path)
             if trace.statistics.rejected > 0 || trace.statistics.noFix > 0 {
                 FileHandle.standardError.write(Data("\(path): \(describe(trace.statistics))\n".utf8))
             }

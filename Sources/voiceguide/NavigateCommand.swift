@@ -192,17 +192,6 @@ extension NavigateCommand {
 
     /// The fixes of a recorded trace.
     private static func readTrace(_ path: String) throws -> [Position] {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw CommandFailure("cannot read \(path)", status: ExitStatus.noInput)
-        }
-        let trace: RecordedTrace
-        do { trace = try RecordedTrace(text: String(decoding: data, as: UTF8.self)) } catch {
-            throw CommandFailure("\(path): \(error)")
-        }
-        if trace.positions.isEmpty {
-            throw CommandFailure(
-                "\(path): no usable fix in the trace (\(GuidedDriveCommand.describe(trace.statistics)))")
-        }
-        return trace.positions
+        try TraceLoading.load(path).positions
     }
 }

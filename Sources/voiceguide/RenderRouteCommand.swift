@@ -116,7 +116,8 @@ enum RenderRouteCommand: Command {
         // Workers start now, so that their start-up overlaps reading the route.
         let workers = jobs > 1 ? try startWorkers(count: jobs - 1, voice: voice, folder: folder) : []
         defer { stopWorkers(workers) }
-        let route = try RouteLoading.load(files[0])
+        let routeData = try RouteLoading.read(files[0])
+        let route = try RouteLoading.decode(routeData, from: files[0])
         let book = try PhraseBook.load(
             directory: catalog.directory.appendingPathComponent("phrases"), language: voice.phrases)
         let all = await prompts(
@@ -125,7 +126,7 @@ enum RenderRouteCommand: Command {
         // Keep what an earlier run rendered with the same key; render the rest, each distinct
         // prompt once (a route says "Keep left onto I-80 East" up to four times).
         let manifestURL = folder.appendingPathComponent("manifest.json")
-        let routeKey = fnv1a(FileManager.default.contents(atPath: files[0]) ?? Data(files[0].utf8))
+        let routeKey = fnv1a(routeData)
         let previous = try previousPrompts(
             in: manifestURL, route: files[0], routeKey: routeKey, force: force)
         var kept: [Int: Entry] = [:]

@@ -256,3 +256,41 @@ import VoiceGuidanceTesting
         #expect(AudioLevel.peak(tail) < 1_000)
     }
 }
+
+/// `route` with `path`: a regular file only, at most `RouteLimits.maximumFileBytes`.
+@Suite struct RouteFileRequestTests {
+    @Test func aFIFOOrAnOversizedFileIsRefusedAtOnce() async throws {
+        let harness = try ServiceHarness()
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "route-files-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // A FIFO nobody writes to: opening it would block the daemon for good.
+        let fifo = folder.appendingPathComponent("route.pipe").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let piped = try await harness.send(#"{"id":1,"cmd":"route","path":"\#(fifo)"}"#)
+        #expect(piped.errorCode == "invalid_value", "\(piped.serialized)")
+        #expect(piped.errorMessage?.contains("not a regular file") == true, "\(piped.serialized)")
+        // A device that never ends: it was read until memory ran out.
+        let device = try await harness.send(#"{"id":4,"cmd":"route","path":"/dev/zero"}"#)
+        #expect(device.errorCode == "invalid_value", "\(device.serialized)")
+        #expect(
+            device.errorMessage?.contains(
+                "cannot read /dev/zero: it is a device, pipe or socket, not a regular file")
+                == true, "\(device.serialized)")
+        // A sparse file one byte over the limit: refused after reading one byte more than it.
+        let big = folder.appendingPathComponent("big.json")
+        #expect(FileManager.default.createFile(atPath: big.path, contents: nil))
+        let handle = try FileHandle(forWritingTo: big)
+        try handle.truncate(atOffset: UInt64(RouteLimits().maximumFileBytes + 1))
+        try handle.close()
+        let oversized = try await harness.send(#"{"id":2,"cmd":"route","path":"\#(big.path)"}"#)
+        #expect(oversized.errorCode == "invalid_value", "\(oversized.serialized)")
+        #expect(
+            oversized.errorMessage?.contains("is over the limit of 16 MiB") == true, "\(oversized.serialized)"
+        )
+        // The service goes on: a real route file loads.
+        let loaded = try await harness.send(ServiceHarness.routeLine(id: 3))
+        #expect(loaded["ok"] == .bool(true), "\(loaded.serialized)")
+    }
+}

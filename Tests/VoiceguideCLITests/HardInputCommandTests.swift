@@ -153,3 +153,42 @@ extension HardInputCommandTests {
         #expect(absent.stderr.contains("cannot read \(missing): no such file"), "\(absent.stderr)")
     }
 }
+
+/// Route and trace files are read whole, but never more than their limit: a pipe or standard
+/// input works, `/dev/zero` stops at once.
+extension HardInputCommandTests {
+    @Test func aRouteFromStandardInputOrAPipeIsDrivenAsFromItsFile() throws {
+        let fromFile = try cli.run(["drive", example, "--speed", "50km/h"])
+        #expect(fromFile.status == 0, "\(fromFile.stderr)")
+        let fromStdin = try cli.run(
+            ["drive", "-", "--speed", "50km/h"], input: try Data(contentsOf: URL(fileURLWithPath: example)))
+        #expect(fromStdin.status == 0, "\(fromStdin.stderr)")
+        #expect(fromStdin.stdout == fromFile.stdout)
+        // A FIFO with a writer (as `drive <(curl …)` gives): was "permission denied".
+        let folder = try CommandRunner.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let fifo = folder.appendingPathComponent("route.pipe").path
+        let piped = try cli.runShell(
+            "mkfifo '\(fifo)' && (cat '\(example)' > '\(fifo)' &) && '\(cli.executable.path)' drive '\(fifo)' --speed 50km/h"
+        )
+        #expect(piped.status == 0, "\(piped.stderr)")
+        #expect(piped.stdout == fromFile.stdout)
+    }
+
+    /// `render-route -`: the route comes from standard input, and a second run with the same
+    /// route keeps what the first rendered (the manifest's key is the route's bytes).
+    @Test func renderRouteFromStandardInputResumes() throws {
+        let folder = try CommandRunner.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let data = try Data(contentsOf: URL(fileURLWithPath: example))
+        let out = folder.appendingPathComponent("out").path
+        let first = try cli.run(["render-route", "-", "--out-dir", out], input: data)
+        #expect(first.status == 0, "\(first.stderr)")
+        let wavs = try FileManager.default.contentsOfDirectory(atPath: out).filter { $0.hasSuffix(".wav") }
+        #expect(wavs.count >= 3)
+        let second = try cli.run(["render-route", "-", "--out-dir", out], input: data)
+        #expect(second.status == 0, "\(second.stderr)")
+        #expect(first.stdout.contains(" 0 kept"), "\(first.stdout)")
+        #expect(second.stdout.contains(": 0 rendered, "), "\(second.stdout)")
+    }
+}

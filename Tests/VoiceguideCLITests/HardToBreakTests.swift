@@ -245,6 +245,34 @@ import VoiceGuidanceTesting
         #expect(result.maxResidentMB < 200)
     }
 
+    /// Routes and traces on standard input: `/dev/zero` stops one byte past their limit.
+    @Test func endlessRoutesAndTracesAreRefusedWithinTheLimit() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let route = TestFixtures.packageRoot().appendingPathComponent("Examples/routes/airport-cargo.json")
+            .path
+        let runs: [([String], String)] = [
+            (["drive", "-"], "<stdin> is over the limit of 16 MiB (16777216 bytes)"),
+            (
+                ["render-route", "-", "--out-dir", folder.path + "/out"],
+                "<stdin> is over the limit of 16 MiB"
+            ),
+            (["drive", route, "--trace", "-"], "<stdin> is over the limit of 32 MiB (33554432 bytes)"),
+            (
+                ["navigate", route, "--trace", "-", "--output", folder.path + "/x.wav"],
+                "<stdin> is over the limit of 32 MiB"
+            ),
+        ]
+        for (arguments, message) in runs {
+            let result = try runBounded(arguments, stdin: "/dev/zero")
+            #expect(result.status == 1, "\(arguments): \(result.stderr)")
+            #expect(result.stderr.contains(message), "\(arguments): \(result.stderr)")
+            #expect(result.maxResidentMB < 200, "\(arguments)")
+        }
+        #expect(RouteLimits().maximumFileBytes == 16 << 20)
+        #expect(RecordedTrace.maximumFileBytes == 32 << 20)
+    }
+
     @Test func longTextAndDigitsAreRefusedWithAClearError() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

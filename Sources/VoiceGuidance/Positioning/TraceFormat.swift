@@ -33,6 +33,10 @@ public struct RecordedTrace: Sendable, Equatable {
     public var positions: [Position]
     public var statistics: TraceStatistics
 
+    /// The largest trace file read, in bytes: 32 MiB, about 60 hours of 1 Hz NMEA (RMC and
+    /// GGA) or 6 hours at 10 Hz; at most one byte more is read.
+    public static let maximumFileBytes = 32 << 20
+
     /// Why a trace cannot be used at all.
     public struct Error: Swift.Error, Sendable, Equatable, CustomStringConvertible {
         public var description: String

@@ -68,22 +68,15 @@ public struct AudioSourceLoader: Sendable {
     /// The bytes of the regular file at `path`, at most `maxBytes` of them (a larger file, or
     /// one that grows past it while read, is refused; a FIFO or device is never opened).
     static func read(_ path: String, maxBytes: Int) -> Result<Data, AudioSourceProblem> {
-        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path) else {
-            return .failure(AudioSourceProblem("cannot read \(path)"))
+        do {
+            return .success(try BoundedFile.read(path, limit: maxBytes, regularFilesOnly: true))
+        } catch {
+            switch error.reason {
+            case .folder, .notRegularFile:
+                return .failure(AudioSourceProblem("\(path) is not a regular file"))
+            default: return .failure(AudioSourceProblem(error.description))
+            }
         }
-        guard (attributes[.type] as? FileAttributeType) == .typeRegular else {
-            return .failure(AudioSourceProblem("\(path) is not a regular file"))
-        }
-        let tooBig = AudioSourceProblem("\(path) is over the limit of \(maxBytes) bytes")
-        if let size = (attributes[.size] as? NSNumber)?.intValue, size > maxBytes { return .failure(tooBig) }
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            return .failure(AudioSourceProblem("cannot read \(path)"))
-        }
-        defer { try? handle.close() }
-        guard let data = try? handle.read(upToCount: maxBytes + 1) else {
-            return .failure(AudioSourceProblem("cannot read \(path)"))
-        }
-        return data.count > maxBytes ? .failure(tooBig) : .success(data)
     }
 
     /// Interleaved stereo mixed down to mono.

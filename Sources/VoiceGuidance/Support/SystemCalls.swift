@@ -62,6 +62,23 @@ package enum SystemCalls {
         try check(open(path, O_WRONLY | O_CLOEXEC | (truncate ? O_TRUNC : 0)), "open")
     }
 
+    /// Opens an existing `path` for reading, close-on-exec.
+    package static func openForReading(_ path: String) throws(SystemError) -> Int32 {
+        try check(open(path, O_RDONLY | O_CLOEXEC), "open")
+    }
+
+    /// Reads at most `buffer.count` bytes from `descriptor` into `buffer`, retrying on EINTR;
+    /// 0 at the end of the input.
+    package static func read(_ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer)
+        throws(SystemError) -> Int
+    {
+        while true {
+            let count = Glibc.read(descriptor, buffer.baseAddress, buffer.count)
+            if count >= 0 { return count }
+            if errno != EINTR { throw error("read") }
+        }
+    }
+
     /// Writes all of `data` to `descriptor` (at `offset` when given), retrying on EINTR.
     package static func writeAll(_ data: Data, to descriptor: Int32, at offset: Int? = nil)
         throws(SystemError)
