@@ -34,6 +34,9 @@ for need in $needs; do
       while IFS= read -r file; do sources+=("$file"); done < <(find Sources/ESpeakBackend -name '*.swift' | sort)
       flags+=(-I Sources/CEspeakNG -lespeak-ng)
       ;;
+    service)
+      while IFS= read -r file; do sources+=("$file"); done < <(find Sources/GuidanceService -name '*.swift' | sort)
+      ;;
     *) echo "fuzz: $target needs '$need', which run.sh does not know" >&2; exit 64 ;;
   esac
 done

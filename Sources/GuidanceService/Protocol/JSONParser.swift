@@ -14,7 +14,7 @@ struct JSONParser {
     /// Parses one JSON text (whitespace around it allowed).
     ///
     /// - Throws: a message saying what is wrong and at which byte.
-    static func parse(_ bytes: UnsafeRawBufferPointer) throws(JSONSyntaxError) -> JSONValue {
+    static func parse(_ bytes: UnsafeRawBufferPointer) throws(JSONParserError) -> JSONValue {
         var parser = JSONParser(bytes)
         parser.skipWhitespace()
         let value = try parser.value()
@@ -23,8 +23,8 @@ struct JSONParser {
         return value
     }
 
-    private func error(_ message: String) -> JSONSyntaxError {
-        JSONSyntaxError(message: "\(message) at byte \(index)")
+    private func error(_ message: String) -> JSONParserError {
+        JSONParserError(message: "\(message) at byte \(index)")
     }
 
     private var current: UInt8? { index < bytes.count ? bytes[index] : nil }
@@ -33,7 +33,7 @@ struct JSONParser {
         while let byte = current, byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 { index += 1 }
     }
 
-    private mutating func value() throws(JSONSyntaxError) -> JSONValue {
+    private mutating func value() throws(JSONParserError) -> JSONValue {
         guard let byte = current else { throw error("unexpected end, a value was expected") }
         switch byte {
         case UInt8(ascii: "{"): return try object()
@@ -47,7 +47,7 @@ struct JSONParser {
         }
     }
 
-    private mutating func literal(_ word: String, _ value: JSONValue) throws(JSONSyntaxError) -> JSONValue {
+    private mutating func literal(_ word: String, _ value: JSONValue) throws(JSONParserError) -> JSONValue {
         for expected in word.utf8 {
             guard current == expected else { throw error("invalid literal, \(word) was expected") }
             index += 1
@@ -55,14 +55,14 @@ struct JSONParser {
         return value
     }
 
-    private mutating func enter() throws(JSONSyntaxError) {
+    private mutating func enter() throws(JSONParserError) {
         depth += 1
         guard depth <= Self.maximumDepth else { throw error("nested deeper than \(Self.maximumDepth)") }
         index += 1
         skipWhitespace()
     }
 
-    private mutating func object() throws(JSONSyntaxError) -> JSONValue {
+    private mutating func object() throws(JSONParserError) -> JSONValue {
         try enter()
         var members: [(String, JSONValue)] = []
         if current == UInt8(ascii: "}") {
@@ -83,7 +83,7 @@ struct JSONParser {
         }
     }
 
-    private mutating func array() throws(JSONSyntaxError) -> JSONValue {
+    private mutating func array() throws(JSONParserError) -> JSONValue {
         try enter()
         var items: [JSONValue] = []
         if current == UInt8(ascii: "]") {
@@ -99,7 +99,7 @@ struct JSONParser {
     }
 
     /// After an item: true at the closing bracket (consumed), false after a comma.
-    private mutating func endOfList(_ closing: UInt8) throws(JSONSyntaxError) -> Bool {
+    private mutating func endOfList(_ closing: UInt8) throws(JSONParserError) -> Bool {
         guard let byte = current else {
             throw error("unexpected end, ',' or '\(Character(Unicode.Scalar(closing)))' was expected")
         }
@@ -119,7 +119,7 @@ struct JSONParser {
         return false
     }
 
-    private mutating func number() throws(JSONSyntaxError) -> Double {
+    private mutating func number() throws(JSONParserError) -> Double {
         let start = index
         if current == UInt8(ascii: "-") { index += 1 }
         guard let first = current, Self.isDigit(first) else { throw error("a digit was expected") }
@@ -156,7 +156,7 @@ struct JSONParser {
         byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
     }
 
-    private mutating func string() throws(JSONSyntaxError) -> String {
+    private mutating func string() throws(JSONParserError) -> String {
         index += 1
         var scalars = String.UnicodeScalarView()
         var runStart = index
@@ -181,7 +181,7 @@ struct JSONParser {
 
     /// Appends the bytes `start..<end` as UTF-8, which they must be.
     private func appendUTF8(from start: Int, to end: Int, into scalars: inout String.UnicodeScalarView)
-        throws(JSONSyntaxError)
+        throws(JSONParserError)
     {
         guard start < end else { return }
         var iterator = UnsafeRawBufferPointer(rebasing: bytes[start..<end]).makeIterator()
@@ -191,14 +191,14 @@ struct JSONParser {
             case .scalarValue(let scalar): scalars.append(scalar)
             case .emptyInput: return
             case .error:
-                throw JSONSyntaxError(
+                throw JSONParserError(
                     message: "a string is not valid UTF-8 (between bytes \(start) and \(end))")
             }
         }
     }
 
     /// One escape after a backslash (the index is on the backslash).
-    private mutating func escape() throws(JSONSyntaxError) -> Unicode.Scalar {
+    private mutating func escape() throws(JSONParserError) -> Unicode.Scalar {
         index += 1
         guard let byte = current else { throw error("unexpected end inside an escape") }
         index += 1
@@ -218,7 +218,7 @@ struct JSONParser {
         }
     }
 
-    private mutating func unicodeEscape() throws(JSONSyntaxError) -> Unicode.Scalar {
+    private mutating func unicodeEscape() throws(JSONParserError) -> Unicode.Scalar {
         let high = try hex4()
         if (0xD800..<0xDC00).contains(high) {
             guard current == UInt8(ascii: "\\"), index + 1 < bytes.count,
@@ -239,7 +239,7 @@ struct JSONParser {
         return scalar
     }
 
-    private mutating func hex4() throws(JSONSyntaxError) -> UInt32 {
+    private mutating func hex4() throws(JSONParserError) -> UInt32 {
         var value: UInt32 = 0
         for _ in 0..<4 {
             guard let byte = current, let digit = Self.hexValue(byte) else {
@@ -268,6 +268,6 @@ struct JSONParser {
 }
 
 /// Why a text is not JSON.
-struct JSONSyntaxError: Error {
+struct JSONParserError: Error {
     var message: String
 }

@@ -46,7 +46,7 @@ public enum JSONValue: Sendable, Equatable {
     /// - Throws: `ProtocolError` `parse_error` saying what is wrong and where.
     public static func parse(_ data: Data) throws(ProtocolError) -> JSONValue {
         let result = data.withUnsafeBytes { raw in
-            Result { () throws(JSONSyntaxError) -> JSONValue in try JSONParser.parse(raw) }
+            Result { () throws(JSONParserError) -> JSONValue in try JSONParser.parse(raw) }
         }
         switch result {
         case .success(let value): return value
