@@ -36,10 +36,13 @@ public func fuzzService(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
 
 /// One client's requests, answered in order on one route and one fix clock.
 private struct Session {
-    let matching = PositionMatching()
+    /// Made at the first position or route (most inputs have neither).
+    lazy var matching: PositionMatching = {
+        let matching = PositionMatching()
+        matching.setRoute(startRoute)
+        return matching
+    }()
     var clock = 0.0
-
-    init() { matching.setRoute(startRoute) }
 
     mutating func answer(_ line: Data) {
         if let value = try? JSONValue.parse(line) {
@@ -94,7 +97,8 @@ private struct Session {
 /// A reply line must be one JSON object, ending in its only newline, with the request's id.
 private func checkReply(_ reply: Data, id: RequestID) {
     precondition(reply.last == 0x0A && !reply.dropLast().contains(0x0A), "a reply is not one line")
-    guard case .object? = try? JSONValue.parse(reply.dropLast()), let value = try? JSONValue.parse(reply.dropLast())
-    else { preconditionFailure("a reply is not a JSON object: \(String(decoding: reply, as: UTF8.self))") }
+    guard let value = try? JSONValue.parse(reply.dropLast()), case .object = value else {
+        preconditionFailure("a reply is not a JSON object: \(String(decoding: reply, as: UTF8.self))")
+    }
     precondition(value["id"] == id.json, "a reply with another id")
 }

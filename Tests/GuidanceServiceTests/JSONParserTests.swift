@@ -52,6 +52,18 @@ import VoiceGuidanceTesting
         #expect(throws: ProtocolError.self) { try parse(deeper) }
     }
 
+    /// Strings are written with only `"`, `\` and control characters escaped, the runs between
+    /// them whole, and read back to the same value (a combining mark after a quote included).
+    @Test func stringsAreWrittenEscapedAndReadBack() throws {
+        let text = "\"\u{301}a\\b\u{0}\u{1F}\n\r\tcafé 🚗\u{7F}\""
+        let written = JSONValue.string(text).serialized
+        #expect(written == #""\"\#u{301}a\\b\u0000\u001f\n\r\tcafé 🚗\#u{7F}\"""#)
+        #expect(try JSONValue.parse(Data(written.utf8)) == .string(text))
+        let long = String(repeating: "_ibw`Zqzb@", count: 20_000) + "\u{1}" + String(repeating: "é", count: 5)
+        #expect(try JSONValue.parse(Data(JSONValue.string(long).serialized.utf8)) == .string(long))
+        #expect(JSONValue.string("").serialized == #""""#)
+    }
+
     @Test func agreesWithFoundationOnTheRouteCorpus() throws {
         for url in try TestFixtures.directionsFiles() {
             let data = try Data(contentsOf: url)

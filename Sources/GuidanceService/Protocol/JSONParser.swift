@@ -158,20 +158,20 @@ struct JSONParser {
 
     private mutating func string() throws(JSONParserError) -> String {
         index += 1
-        var scalars = String.UnicodeScalarView()
+        var text = ""
         var runStart = index
         while true {
             guard let byte = current else { throw error("unexpected end inside a string") }
             if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 {
-                try appendUTF8(from: runStart, to: index, into: &scalars)
+                try appendUTF8(from: runStart, to: index, into: &text)
                 if byte == UInt8(ascii: "\"") {
                     index += 1
-                    return String(scalars)
+                    return text
                 }
                 guard byte == UInt8(ascii: "\\") else {
                     throw error("a control character (\(byte)) inside a string")
                 }
-                scalars.append(try escape())
+                text.unicodeScalars.append(try escape())
                 runStart = index
             } else {
                 index += 1
@@ -179,22 +179,16 @@ struct JSONParser {
         }
     }
 
-    /// Appends the bytes `start..<end` as UTF-8, which they must be.
-    private func appendUTF8(from start: Int, to end: Int, into scalars: inout String.UnicodeScalarView)
-        throws(JSONParserError)
-    {
+    /// Appends the bytes `start..<end` as UTF-8, which they must be (validated and copied as one
+    /// run, not decoded scalar by scalar).
+    private func appendUTF8(from start: Int, to end: Int, into text: inout String) throws(JSONParserError) {
         guard start < end else { return }
-        var iterator = UnsafeRawBufferPointer(rebasing: bytes[start..<end]).makeIterator()
-        var decoder = UTF8()
-        while true {
-            switch decoder.decode(&iterator) {
-            case .scalarValue(let scalar): scalars.append(scalar)
-            case .emptyInput: return
-            case .error:
-                throw JSONParserError(
-                    message: "a string is not valid UTF-8 (between bytes \(start) and \(end))")
-            }
+        guard
+            let run = String(validating: UnsafeRawBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
+        else {
+            throw JSONParserError(message: "a string is not valid UTF-8 (between bytes \(start) and \(end))")
         }
+        text += run
     }
 
     /// One escape after a backslash (the index is on the backslash).

@@ -99,22 +99,38 @@ public enum JSONValue: Sendable, Equatable {
         }
     }
 
+    /// Appends `value` quoted, with `"`, `\` and control characters escaped; the runs between
+    /// them are appended whole (a 100 KB polyline is one append, not 100,000).
     private static func writeString(_ value: String, to out: inout String) {
         out += "\""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20:
-                out +=
-                    "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count)
-                    + String(scalar.value, radix: 16)
-            default: out.unicodeScalars.append(scalar)
+        let utf8 = value.utf8
+        var runStart = utf8.startIndex
+        var index = runStart
+        while index != utf8.endIndex {
+            let byte = utf8[index]
+            if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 {
+                // An ASCII byte: both ends of the run are on Unicode scalar boundaries.
+                out += value[runStart..<index]
+                out += escaped(byte)
+                runStart = utf8.index(after: index)
             }
+            index = utf8.index(after: index)
         }
+        out += value[runStart..<utf8.endIndex]
         out += "\""
+    }
+
+    /// The JSON escape of a quote, a backslash or a control character.
+    private static func escaped(_ byte: UInt8) -> String {
+        switch byte {
+        case UInt8(ascii: "\""): return "\\\""
+        case UInt8(ascii: "\\"): return "\\\\"
+        case UInt8(ascii: "\n"): return "\\n"
+        case UInt8(ascii: "\r"): return "\\r"
+        case UInt8(ascii: "\t"): return "\\t"
+        default:
+            let hex = String(byte, radix: 16)
+            return "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+        }
     }
 }
