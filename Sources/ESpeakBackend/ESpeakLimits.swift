@@ -1,3 +1,5 @@
+import Foundation
+
 /// What one eSpeak NG call can take without overrunning the library's fixed buffers, and how
 /// much speech one utterance may make.
 ///
@@ -59,6 +61,45 @@ enum ESpeakLimits {
     /// ends in two dots (AddressSanitizer: heap-buffer-overflow in `string_decoder_getc_utf_8`).
     static func endingSafely(_ text: String) -> String {
         text.hasSuffix("..") ? text + " " : text
+    }
+
+    /// True for the characters libespeak-ng 1.51 reads freed memory on (AddressSanitizer:
+    /// heap-use-after-free in its dictionary lookup, found by the `ssml_render` fuzz target from
+    /// `..ϱςP=`; valgrind shows it in a plain `espeak-ng -v es "ϱ"`): measured on the whole Greek
+    /// and Coptic block with the es voice, the Greek symbols and Coptic letters U+03CF–U+03FC,
+    /// U+037F and the tonos signs U+0384–U+0385. The letters of the Greek alphabet are safe.
+    static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x37F, 0x384, 0x385, 0x3CF...0x3FC: true
+        default: false
+        }
+    }
+
+    /// `text` without the characters eSpeak NG 1.51 cannot take (``isUnsafe(_:)``): each becomes
+    /// its compatibility form when that is a plain letter (ϱ ρ, ϑ θ, ϕ φ, ϲ ς), else a space.
+    static func withSafeCharacters(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: isUnsafe) else { return text }
+        var output = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            guard isUnsafe(scalar) else {
+                output.append(scalar)
+                continue
+            }
+            let folded = String(scalar).precomposedStringWithCompatibilityMapping.unicodeScalars
+            if !folded.isEmpty, folded.allSatisfy({ !isUnsafe($0) && $0.properties.isAlphabetic }) {
+                output.append(contentsOf: folded)
+            } else {
+                output.append(" ")
+            }
+        }
+        return String(output)
+    }
+
+    /// Text as eSpeak NG is handed it: cut to its limits, without the characters it cannot take,
+    /// and not ending in `..` (phoneme input is only cut).
+    static func prepared(_ text: String, isPhonemeInput: Bool) -> String {
+        let bounded = bounded(text, isPhonemeInput: isPhonemeInput).input
+        return endingSafely(isPhonemeInput ? bounded : withSafeCharacters(bounded))
     }
 
     /// The estimated length of `input` spoken at `rate` words per minute, in seconds.
