@@ -66,8 +66,9 @@ enum ESpeakLimits {
     /// True for the characters libespeak-ng 1.51 reads freed memory on (AddressSanitizer:
     /// heap-use-after-free in its dictionary lookup, found by the `ssml_render` fuzz target from
     /// `..ϱςP=`; valgrind shows it in a plain `espeak-ng -v es "ϱ"`): measured on the whole Greek
-    /// and Coptic block with the es voice, the Greek symbols and Coptic letters U+03CF–U+03FC,
-    /// U+037F and the tonos signs U+0384–U+0385. The letters of the Greek alphabet are safe.
+    /// and Coptic block with the es, fr and de voices (en has none), the Greek symbols and Coptic
+    /// letters U+03CF–U+03FC, U+037F and the tonos signs U+0384–U+0385. The letters of the Greek
+    /// alphabet, Greek Extended and Cyrillic are safe.
     static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x37F, 0x384, 0x385, 0x3CF...0x3FC: true
