@@ -68,11 +68,14 @@ enum ESpeakLimits {
     /// `..ϱςP=`; valgrind shows it in a plain `espeak-ng -v es "ϱ"`): measured on the whole Greek
     /// and Coptic block with the es, fr and de voices (en has none), the Greek symbols and Coptic
     /// letters U+03CF–U+03FC, U+037F and the tonos signs U+0384–U+0385. The letters of the Greek
-    /// alphabet, Greek Extended and Cyrillic are safe.
+    /// alphabet, Greek Extended and Cyrillic are safe. The fuzz target then found the unassigned
+    /// U+058C in the Armenian block (with fr and en), so code points Unicode has not assigned are
+    /// never handed over either.
     static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
+        case ..<0x37F: false
         case 0x37F, 0x384, 0x385, 0x3CF...0x3FC: true
-        default: false
+        default: scalar.properties.generalCategory == .unassigned
         }
     }
 

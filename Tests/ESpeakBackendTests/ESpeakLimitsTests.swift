@@ -54,6 +54,8 @@ struct ESpeakLimitsTests {
         #expect(ESpeakLimits.withSafeCharacters("..ϱςP=") == "..ρςP=")
         #expect(ESpeakLimits.withSafeCharacters("ϑ ϕ ϖ ϰ ϲ ϐ") == "θ φ π κ ς β")
         #expect(ESpeakLimits.withSafeCharacters("Ϣ΄Ϳ") == "   ")
+        // Unassigned (U+058C, in the Armenian block): a space; assigned Armenian is kept.
+        #expect(ESpeakLimits.withSafeCharacters("\u{58C};Աա") == " ;Աա")
         #expect(ESpeakLimits.withSafeCharacters("αβγ Ωmega, Straße, café") == "αβγ Ωmega, Straße, café")
         #expect(ESpeakLimits.prepared("ϱ..", isPhonemeInput: false) == "ρ.. ")
         #expect(ESpeakLimits.prepared("[[ϱ]]", isPhonemeInput: true) == "[[ϱ]]")
