@@ -33,22 +33,9 @@ enum CheckCommand: Command {
             parser.audioFiles = Input.audioFiles(for: file)
             do {
                 // At most the size limit plus one byte is read (`check - < /dev/zero` stops).
-                if file == "-" {
-                    data = try Input.bounded(FileHandle.standardInput, name: name)
-                } else {
-                    let handle: FileHandle
-                    do {
-                        handle = try FileProblem.openForReading(file)
-                    } catch let failure as CommandFailure {
-                        print("\(file): error: \(failure.message)")
-                        failed += 1
-                        continue
-                    }
-                    defer { try? handle.close() }
-                    data = try Input.bounded(handle, name: name)
-                }
+                data = try Input.contents(of: file)
             } catch let failure as CommandFailure {
-                print(failure.message)
+                print("\(name): error: \(failure.message)")
                 failed += 1
                 continue
             }

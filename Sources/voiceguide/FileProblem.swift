@@ -26,28 +26,6 @@ enum FileProblem {
         }
     }
 
-    /// Opens the file at `path` for reading, or throws a `CommandFailure` (exit 66) saying in
-    /// words why not (as `contents(of:)`), for callers that read only part of it.
-    static func openForReading(_ path: String) throws -> FileHandle {
-        try checkReadable(path)
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw CommandFailure("cannot read \(path): permission denied", status: ExitStatus.noInput)
-        }
-        return handle
-    }
-
-    /// Throws unless `path` names an existing file that is not a folder.
-    private static func checkReadable(_ path: String) throws {
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
-            throw CommandFailure("cannot read \(path): no such file", status: ExitStatus.noInput)
-        }
-        if isFolder.boolValue {
-            throw CommandFailure(
-                "cannot read \(path): it is a folder, not a file", status: ExitStatus.noInput)
-        }
-    }
-
     /// Why creating the folder `path` failed: a file in the way, a missing permission, or the
     /// system's own words for the error.
     static func reason(creating path: String, _ error: any Error) -> String {

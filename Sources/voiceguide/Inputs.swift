@@ -27,23 +27,13 @@ struct Input {
     ///   byte is read, so `- < /dev/zero` stops at once), or cannot be read.
     static func read(_ argument: String) throws -> Input {
         if argument == "-" {
-            let data = try bounded(FileHandle.standardInput, name: "<stdin>")
-            return Input(displayName: "<stdin>", stem: "stdin", data: data)
+            return Input(displayName: "<stdin>", stem: "stdin", data: try contents(of: argument))
         }
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: argument, isDirectory: &isDirectory) {
-            guard !isDirectory.boolValue else {
-                throw CommandFailure("\(argument) is a folder, not a file", status: ExitStatus.noInput)
-            }
-            guard let handle = FileHandle(forReadingAtPath: argument) else {
-                throw CommandFailure("cannot read \(argument)", status: ExitStatus.noInput)
-            }
-            defer { try? handle.close() }
-            let data = try bounded(handle, name: argument)
-            let stem = URL(fileURLWithPath: argument).deletingPathExtension().lastPathComponent
+        if FileManager.default.fileExists(atPath: argument) {
+            let url = URL(fileURLWithPath: argument)
             return Input(
-                displayName: argument, stem: stem, data: data,
-                directory: URL(fileURLWithPath: argument).deletingLastPathComponent())
+                displayName: argument, stem: url.deletingPathExtension().lastPathComponent,
+                data: try contents(of: argument), directory: url.deletingLastPathComponent())
         }
         if argument.utf8.count > maxBytes {
             throw CommandFailure(
@@ -56,26 +46,12 @@ struct Input {
             displayName: "\"\(argument.prefix(40))\"", stem: slug(argument), data: Data(argument.utf8))
     }
 
-    /// Reads `handle` to its end, or until it has given more than ``maxBytes``.
+    /// The bytes of the file at `path` (`-`: standard input), at most ``maxBytes`` of them.
     ///
-    /// - Throws: `CommandFailure` naming the input when it is longer, or a read fails.
-    static func bounded(_ handle: FileHandle, name: String) throws -> Data {
-        var data = Data()
-        do {
-            while data.count <= maxBytes {
-                guard let chunk = try handle.read(upToCount: maxBytes + 1 - data.count), !chunk.isEmpty else {
-                    break
-                }
-                data.append(chunk)
-            }
-        } catch {
-            throw CommandFailure(
-                "\(name): error: cannot read it: \(error.localizedDescription)", status: ExitStatus.noInput)
-        }
-        guard data.count <= maxBytes else {
-            throw CommandFailure("\(name): error: the input is over the limit of \(maxBytes) bytes")
-        }
-        return data
+    /// - Throws: `CommandFailure` saying in words why not: no such file, a folder (exit 66), over
+    ///   the limit (exit 1, after reading one byte more).
+    static func contents(of path: String) throws -> Data {
+        try FileProblem.contents(of: path, limit: maxBytes)
     }
 
     /// True for arguments that can only be meant as a file (`x.ssml`, `dir/x`), not as text.

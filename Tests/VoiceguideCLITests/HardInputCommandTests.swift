@@ -192,3 +192,27 @@ extension HardInputCommandTests {
         #expect(second.stdout.contains(": 0 rendered, "), "\(second.stdout)")
     }
 }
+
+/// SSML files are read like routes (one bounded read): a folder says why, a pipe is read.
+extension HardInputCommandTests {
+    @Test func ssmlFromAFolderSaysWhyAndFromAPipeIsRead() throws {
+        let folder = try CommandRunner.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let rendered = try cli.run(["render", folder.path, "-o", folder.path + "/x.wav"])
+        #expect(rendered.status == 66)
+        #expect(
+            rendered.stderr.contains("cannot read \(folder.path): it is a folder, not a file"),
+            "\(rendered.stderr)")
+        let checked = try cli.run(["check", folder.path])
+        #expect(checked.status == 1)
+        #expect(
+            checked.stdout.contains("\(folder.path): error: cannot read \(folder.path): it is a folder"),
+            "\(checked.stdout)")
+        let fifo = folder.appendingPathComponent("prompt.pipe").path
+        let piped = try cli.runShell(
+            "mkfifo '\(fifo)' && (printf '<speak>Turn <break time=\"2s\"/> left</speak>' > '\(fifo)' &) && "
+                + "'\(cli.executable.path)' explain '\(fifo)'")
+        #expect(piped.status == 0, "\(piped.stderr)")
+        #expect(piped.stdout.contains("2. pause 2.000 s"), "\(piped.stdout)")
+    }
+}
