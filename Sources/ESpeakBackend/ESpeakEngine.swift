@@ -176,7 +176,7 @@ struct ESpeakSession: Sendable {
     ) throws(ESpeakError) -> Bool {
         // The last gate before C: whatever a caller passes, eSpeak never gets more than it
         // can take (`plan` has cut it already, with a warning; then this changes nothing).
-        let text = ESpeakLimits.prepared(text, isPhonemeInput: phonemeInput)
+        let text = ESpeakLimits.prepared(text, isPhonemeInput: phonemeInput, voice: currentVoice)
         var flags = UInt32(espeakCHARS_UTF8)
         if phonemeInput { flags |= UInt32(espeakPHONEMES) }
         // Set on every call (it only stores a pointer): code in the same process that drives
@@ -216,7 +216,7 @@ struct ESpeakSession: Sendable {
     func phonemes(for text: String, ipa: Bool) -> [String] {
         let mode = Int32(ipa ? espeakPHONEMES_IPA : 0)
         var clauses: [String] = []
-        ESpeakLimits.prepared(text, isPhonemeInput: false).withCString {
+        ESpeakLimits.prepared(text, isPhonemeInput: false, voice: currentVoice).withCString {
             start in
             var pointer: UnsafeRawPointer? = UnsafeRawPointer(start)
             while let before = pointer {

@@ -63,34 +63,31 @@ enum ESpeakLimits {
         text.hasSuffix("..") ? text + " " : text
     }
 
-    /// True for the characters libespeak-ng 1.51 reads freed memory on (AddressSanitizer:
-    /// heap-use-after-free in its dictionary lookup, found by the `ssml_render` fuzz target from
-    /// `..ϱςP=`; valgrind shows it in a plain `espeak-ng -v es "ϱ"`): measured on the whole Greek
-    /// and Coptic block with the es, fr and de voices (en has none), the Greek symbols and Coptic
-    /// letters U+03CF–U+03FC, U+037F and the tonos signs U+0384–U+0385. The letters of the Greek
-    /// alphabet, Greek Extended and Cyrillic are safe. The fuzz target then found the unassigned
-    /// U+058C in the Armenian block (with fr and en), so code points Unicode has not assigned are
-    /// never handed over either.
-    static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.value {
-        case ..<0x37F: false
-        case 0x37F, 0x384, 0x385, 0x3CF...0x3FC: true
-        default: scalar.properties.generalCategory == .unassigned
-        }
+    /// True for the characters libespeak-ng 1.51 reads freed memory on with the voice `voice`
+    /// (as selected, `en-us+f3`; nil: any voice), measured character by character under
+    /// valgrind: see ``ESpeakUnsafeCharacters``. The `ssml_render` fuzz target found the first
+    /// (`..ϱςP=` with es: the Greek symbols) and the unassigned U+058C; code points Unicode has
+    /// not assigned are never handed over.
+    static func isUnsafe(_ scalar: Unicode.Scalar, voice: String? = nil) -> Bool {
+        ESpeakUnsafeCharacters.rule(forVoice: voice).isUnsafe(scalar)
     }
 
-    /// `text` without the characters eSpeak NG 1.51 cannot take (``isUnsafe(_:)``): each becomes
-    /// its compatibility form when that is a plain letter (ϱ ρ, ϑ θ, ϕ φ, ϲ ς), else a space.
-    static func withSafeCharacters(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: isUnsafe) else { return text }
+    /// `text` without the characters eSpeak NG 1.51 cannot take with `voice` (``isUnsafe(_:voice:)``):
+    /// each becomes its compatibility form when that is a plain letter (ϱ ρ, ϑ θ, ϕ φ, ϲ ς), else
+    /// a space.
+    static func withSafeCharacters(_ text: String, voice: String? = nil) -> String {
+        let rule = ESpeakUnsafeCharacters.rule(forVoice: voice)
+        guard text.unicodeScalars.contains(where: rule.isUnsafe) else { return text }
         var output = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
-            guard isUnsafe(scalar) else {
+            guard rule.isUnsafe(scalar) else {
                 output.append(scalar)
                 continue
             }
             let folded = String(scalar).precomposedStringWithCompatibilityMapping.unicodeScalars
-            if !folded.isEmpty, folded.allSatisfy({ !isUnsafe($0) && $0.properties.isAlphabetic }) {
+            if !folded.isEmpty,
+                folded.allSatisfy({ !rule.isUnsafe($0) && $0.properties.isAlphabetic })
+            {
                 output.append(contentsOf: folded)
             } else {
                 output.append(" ")
@@ -99,11 +96,11 @@ enum ESpeakLimits {
         return String(output)
     }
 
-    /// Text as eSpeak NG is handed it: cut to its limits, without the characters it cannot take,
-    /// and not ending in `..` (phoneme input is only cut).
-    static func prepared(_ text: String, isPhonemeInput: Bool) -> String {
+    /// Text as eSpeak NG is handed it with `voice`: cut to its limits, without the characters it
+    /// cannot take, and not ending in `..` (phoneme input is only cut).
+    static func prepared(_ text: String, isPhonemeInput: Bool, voice: String? = nil) -> String {
         let bounded = bounded(text, isPhonemeInput: isPhonemeInput).input
-        return endingSafely(isPhonemeInput ? bounded : withSafeCharacters(bounded))
+        return endingSafely(isPhonemeInput ? bounded : withSafeCharacters(bounded, voice: voice))
     }
 
     /// The estimated length of `input` spoken at `rate` words per minute, in seconds.

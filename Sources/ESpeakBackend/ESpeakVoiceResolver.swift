@@ -41,7 +41,9 @@ struct ESpeakVoiceResolver: Sendable {
         if let request = segment.voice {
             if let name = request.name, !name.isEmpty {
                 let parts = name.split(separator: "+", maxSplits: 1).map(String.init)
-                if let voice = voice(named: parts[0]) {
+                if let voice = voice(named: parts[0]), let refusal = refusal(voice, profile) {
+                    warnings.append(refusal)
+                } else if let voice = voice(named: parts[0]) {
                     base = voice.identifier
                     chosenByName = true
                     if parts.count > 1 { variant = parts[1] }
@@ -60,13 +62,26 @@ struct ESpeakVoiceResolver: Sendable {
             case .profile:
                 break
             case .voice(let voice):
-                base = voice.identifier
+                if let refusal = refusal(voice, profile) {
+                    warnings.append(refusal)
+                } else {
+                    base = voice.identifier
+                }
             case .none:
                 warnings.append(
                     "no installed eSpeak NG voice speaks '\(language)'; keeping \(profileVoiceName(profile))")
             }
         }
         return (Self.name(base, variant: variant), warnings)
+    }
+
+    /// Why `voice` is not used (it is not among the voices checked for libespeak-ng 1.51's
+    /// memory faults: ``ESpeakUnsafeCharacters/isUsable(identifier:)``), or nil when it may be.
+    private func refusal(_ voice: ESpeakVoice, _ profile: VoiceProfile) -> String? {
+        guard !ESpeakUnsafeCharacters.isUsable(identifier: voice.identifier) else { return nil }
+        return "the eSpeak NG voice \(voice.identifier) is not used: it is not among the voices "
+            + "checked for libespeak-ng 1.51's memory faults (Tools/espeak-scan); keeping "
+            + "\(profileVoiceName(profile))"
     }
 
     private enum LanguageMatch {

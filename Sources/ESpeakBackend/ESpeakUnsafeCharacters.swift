@@ -1,0 +1,100 @@
+/// The characters libespeak-ng 1.51 reads freed memory on, voice by voice, and the voices checked
+/// for it.
+///
+/// eSpeak NG speaks a letter of another alphabet (Armenian, Georgian, the Indic scripts, the Greek
+/// symbols) by switching to that alphabet's language (`espeak-ng -x` shows `(hy)`, `(ka)`); for
+/// some of them, which depend on the voice, the library then reads a translator it has freed
+/// (AddressSanitizer and valgrind: heap-use-after-free in its dictionary lookup). That can crash
+/// the process or speak garbage. Measured by `Tools/espeak-scan` with each character alone, under
+/// valgrind, for the voices of the profiles (en, en-us, fr, de, es): the Basic Multilingual Plane
+/// (of the CJK ideographs U+4E00–U+4FFF), the emoji and the mathematical letters: ``scanned``. A voice not
+/// scanned is kept from every character a scanned voice faults on, except its own alphabet's
+/// (``ownAlphabets``), and is selected only if it spoke the survey's text clean that way
+/// (``surveyedVoices``: all 131 voices of Debian 12's eSpeak NG did); a voice installed later,
+/// which nobody checked, is not.
+enum ESpeakUnsafeCharacters {
+    /// What one voice is kept from: the ranges it faults on, less those of its own alphabet.
+    struct Rule: Sendable {
+        var unsafe: [ClosedRange<UInt32>]
+        var own: [ClosedRange<UInt32>] = []
+
+        /// True when `scalar` must not reach eSpeak with this rule's voice.
+        func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
+            let value = scalar.value
+            if value < lowestUnsafe { return false }
+            if scalar.properties.generalCategory == .unassigned { return true }
+            return contains(value, unsafe) && !contains(value, own)
+        }
+    }
+
+    /// The rule for the voice `voice` (an eSpeak voice name, as selected: `en-us+f3`, `gmw/de`;
+    /// nil: any voice): a scanned language's own table, else every scanned voice's ranges but
+    /// the voice's own alphabet.
+    static func rule(forVoice voice: String?) -> Rule {
+        guard let voice else { return Rule(unsafe: union) }
+        let language = language(ofVoice: voice)
+        if let ranges = scanned[language] { return Rule(unsafe: ranges) }
+        return Rule(unsafe: union, own: ownAlphabets[language] ?? [])
+    }
+
+    /// True when the installed voice `identifier` (`gmq/sv`) may be selected: a scanned
+    /// language's, or one that spoke the survey clean.
+    static func isUsable(identifier: String) -> Bool {
+        scanned[language(ofVoice: identifier)] != nil || surveyedVoices.contains(identifier.lowercased())
+    }
+
+    /// The language of an eSpeak voice name: `gmw/en-US+f3` → `en`.
+    static func language(ofVoice name: String) -> String {
+        let base = name.split(separator: "+", maxSplits: 1).first.map(String.init) ?? name
+        let file = base.split(separator: "/").last.map(String.init) ?? base
+        return String(file.lowercased().prefix { $0 != "-" && $0 != "_" })
+    }
+
+    /// Every range of ``scanned``, merged.
+    static let union: [ClosedRange<UInt32>] = {
+        var merged: [ClosedRange<UInt32>] = []
+        for range in scanned.values.joined().sorted(by: { $0.lowerBound < $1.lowerBound }) {
+            if let last = merged.last, range.lowerBound <= last.upperBound + 1 {
+                merged[merged.count - 1] = last.lowerBound...max(last.upperBound, range.upperBound)
+            } else {
+                merged.append(range)
+            }
+        }
+        return merged
+    }()
+
+    /// Below this, no character is unsafe with any voice: the first faulting one, or U+0378,
+    /// the first code point Unicode has not assigned.
+    private static let lowestUnsafe: UInt32 = min(union.first?.lowerBound ?? 0x378, 0x378)
+
+    /// The alphabets eSpeak NG gives a language of their own (it switches to that language for
+    /// them), left to a voice of that language.
+    static let ownAlphabets: [String: [ClosedRange<UInt32>]] = [
+        "el": [0x0370...0x03FF, 0x1F00...0x1FFF], "grc": [0x0370...0x03FF, 0x1F00...0x1FFF],
+        "hy": [0x0530...0x058F], "hyw": [0x0530...0x058F],
+        "hi": [0x0900...0x097F], "mr": [0x0900...0x097F], "ne": [0x0900...0x097F],
+        "kok": [0x0900...0x097F], "bn": [0x0980...0x09FF], "as": [0x0980...0x09FF],
+        "bpy": [0x0980...0x09FF], "pa": [0x0A00...0x0A7F], "gu": [0x0A80...0x0AFF],
+        "or": [0x0B00...0x0B7F], "ta": [0x0B80...0x0BFF], "te": [0x0C00...0x0C7F],
+        "kn": [0x0C80...0x0CFF], "ml": [0x0D00...0x0D7F], "si": [0x0D80...0x0DFF],
+        "ka": [0x10A0...0x10FF, 0x1C90...0x1CBF],
+        "ko": [0x1100...0x11FF, 0x3130...0x318F, 0xAC00...0xD7AF],
+    ]
+
+    /// Binary search of sorted, disjoint ranges.
+    static func contains(_ value: UInt32, _ ranges: [ClosedRange<UInt32>]) -> Bool {
+        var low = 0
+        var high = ranges.count
+        while low < high {
+            let middle = (low + high) / 2
+            if ranges[middle].upperBound < value {
+                low = middle + 1
+            } else if ranges[middle].lowerBound > value {
+                high = middle
+            } else {
+                return true
+            }
+        }
+        return false
+    }
+}

@@ -1,0 +1,114 @@
+import Foundation
+import Testing
+import VoiceGuidance
+
+@testable import ESpeakBackend
+
+/// What libespeak-ng 1.51 reads freed memory on (measured by Tools/espeak-scan under valgrind)
+/// never reaches it, and a voice that faults on ordinary text is never selected.
+struct ESpeakUnsafeCharactersTests {
+    /// The voices of the profiles (Voices/*.json), as eSpeak names them.
+    static let profileVoices = ["en-us", "gmw/en", "fr", "de", "es"]
+
+    @Test func aVoiceNameGivesItsLanguage() {
+        #expect(ESpeakUnsafeCharacters.language(ofVoice: "gmw/en-US+f3") == "en")
+        #expect(ESpeakUnsafeCharacters.language(ofVoice: "en-us") == "en")
+        #expect(ESpeakUnsafeCharacters.language(ofVoice: "roa/es-419") == "es")
+        #expect(ESpeakUnsafeCharacters.language(ofVoice: "ccs/ka+m3") == "ka")
+        #expect(ESpeakUnsafeCharacters.language(ofVoice: "de") == "de")
+    }
+
+    @Test func everyProfileVoiceWasScanned() {
+        for voice in Self.profileVoices {
+            #expect(
+                ESpeakUnsafeCharacters.scanned[ESpeakUnsafeCharacters.language(ofVoice: voice)] != nil,
+                "\(voice)")
+        }
+    }
+
+    @Test func tablesAreSortedAndDisjoint() {
+        for (language, ranges) in ESpeakUnsafeCharacters.scanned {
+            #expect(!ranges.isEmpty, "\(language)")
+            #expect(
+                zip(ranges, ranges.dropFirst()).allSatisfy { $0.upperBound < $1.lowerBound }, "\(language)")
+        }
+        let union = ESpeakUnsafeCharacters.union
+        #expect(zip(union, union.dropFirst()).allSatisfy { $0.upperBound + 1 < $1.lowerBound })
+    }
+
+    /// The binary search agrees with a plain scan of the ranges at every code point they touch.
+    @Test func lookupAgreesWithAScan() {
+        let ranges = ESpeakUnsafeCharacters.union
+        let edges = ranges.flatMap { [$0.lowerBound - 1, $0.lowerBound, $0.upperBound, $0.upperBound + 1] }
+        for value in edges + [0, 0x41, 0x10FFFF] {
+            #expect(
+                ESpeakUnsafeCharacters.contains(value, ranges) == ranges.contains { $0.contains(value) },
+                "U+\(String(value, radix: 16))")
+        }
+    }
+
+    /// Faults the scan found: the Greek symbols (the fuzz target's first find), a Bengali digit
+    /// with Spanish, a Georgian letter alone.
+    @Test func whatAVoiceFaultsOnIsTakenOut() {
+        #expect(ESpeakLimits.withSafeCharacters("..ϱςP=", voice: "es") == "..ρςP=")
+        #expect(ESpeakLimits.withSafeCharacters("\u{9EB} km", voice: "es") == "  km")
+        #expect(ESpeakLimits.withSafeCharacters("ქ", voice: "es") == " ")
+        // Unassigned code points, with every voice.
+        for voice in Self.profileVoices + ["ccs/ka", "gmw/sv"] {
+            #expect(ESpeakLimits.withSafeCharacters("a\u{58C}b\u{378}", voice: voice) == "a b ", "\(voice)")
+        }
+    }
+
+    /// A voice that was not scanned is kept from what any scanned voice faults on, except its
+    /// own alphabet: a Georgian voice speaks Georgian.
+    @Test func aVoiceNotScannedKeepsItsOwnAlphabet() {
+        let georgian = "ქუჩა თბილისი"
+        #expect(ESpeakLimits.withSafeCharacters(georgian, voice: "ccs/ka") == georgian)
+        #expect(ESpeakLimits.withSafeCharacters(georgian, voice: "gmw/nl").allSatisfy { $0 == " " })
+        #expect(ESpeakLimits.withSafeCharacters(georgian, voice: nil).allSatisfy { $0 == " " })
+    }
+
+    /// What navigation prompts hold is never touched, in any profile voice.
+    @Test func ordinaryTextIsLeftAlone() {
+        let texts = [
+            "Turn left onto Main Street, then in 200 meters keep right.",
+            "In 2.5 km, take exit 11 toward I-95 N / A1. 50 km/h, 30 mph, 90°, 10%.",
+            "Straße café Øresund Łódź ñandú Ærø αβγ Ωmega улица Ленина € £ ¥ → ★ ©",
+        ]
+        for voice in Self.profileVoices {
+            for text in texts {
+                #expect(ESpeakLimits.withSafeCharacters(text, voice: voice) == text, "\(voice): \(text)")
+            }
+        }
+    }
+
+    /// Every voice of Debian 12's eSpeak NG spoke the survey clean; `xml:lang` or `<voice name>`
+    /// never selects one nobody checked (installed later): the profile's voice speaks, with a
+    /// warning.
+    @Test func aVoiceNobodyCheckedIsNotSelected() throws {
+        for voice in Self.profileVoices + ["art/ia", "gmq/sv", "ccs/ka", "zlw/pl"] {
+            #expect(ESpeakUnsafeCharacters.isUsable(identifier: voice), "\(voice)")
+        }
+        #expect(!ESpeakUnsafeCharacters.isUsable(identifier: "zz/unchecked"))
+        let unchecked = ESpeakVoice(name: "unchecked", languages: ["zz"], identifier: "zz/unchecked")
+        let polish = ESpeakVoice(name: "Polish", languages: ["pl"], identifier: "zlw/pl")
+        let resolver = ESpeakVoiceResolver(installed: [unchecked, polish])
+        let profile = VoiceProfile.fallback
+        for segment in [
+            TextSegment(text: "exit 11", language: "zz"),
+            TextSegment(text: "exit 11", voice: VoiceRequest(name: "zz/unchecked")),
+        ] {
+            let (name, warnings) = resolver.voiceName(for: segment, profile: profile)
+            #expect(name == resolver.profileVoiceName(profile))
+            #expect(
+                warnings == [
+                    "the eSpeak NG voice zz/unchecked is not used: it is not among the voices checked "
+                        + "for libespeak-ng 1.51's memory faults (Tools/espeak-scan); keeping "
+                        + resolver.profileVoiceName(profile)
+                ])
+        }
+        let (name, warnings) = resolver.voiceName(
+            for: TextSegment(text: "ulica", language: "pl"), profile: profile)
+        #expect(name == "zlw/pl" && warnings.isEmpty, "\(name) \(warnings)")
+    }
+}

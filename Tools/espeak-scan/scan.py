@@ -1,0 +1,50 @@
+#!/usr/bin/env python3
+"""scan.py VOICE RANGE… (hex, 0370-03FF): characters libespeak-ng 1.51 reads freed memory on, with VOICE.
+
+One valgrind process (probe forks a child per line): groups of GROUP characters first, then each
+character of a faulting group alone. Prints 'VOICE U+XXXX NAME' per fault."""
+import subprocess, sys, unicodedata, os, tempfile
+voice = sys.argv[1]
+# A range is hex (0370-03FF), or @LOG: the code points a scan log lists (to check them again).
+ranges = []
+for argument in sys.argv[2:]:
+    if argument.startswith('@'):
+        listed = sorted({int(line.split()[1][2:], 16) for line in open(argument[1:], encoding='utf-8')
+                         if len(line.split()) > 1 and line.split()[1].startswith('U+')})
+        ranges.append(listed)
+    else:
+        ranges.append(tuple(int(x, 16) for x in argument.split('-')))
+PROBE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "probe")
+group = int(os.environ.get('GROUP', '32'))
+mode = ['x'] if os.environ.get('MODE', 'x') == 'x' else []
+
+def probe(lines):
+    with tempfile.NamedTemporaryFile('w', suffix='.txt', delete=False, encoding='utf-8') as f:
+        f.write('\n'.join(lines) + '\n')
+        name = f.name
+    r = subprocess.run(['valgrind', '-q', '--undef-value-errors=no', '--error-exitcode=9', PROBE, voice, name] + mode,
+                       stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    os.unlink(name)
+    results = [line.split('\t', 1) for line in r.stdout.splitlines()]
+    assert len(results) == len(lines), (len(results), len(lines), r.returncode)
+    return [code != '0' for code, _ in results]
+
+skip = ('Cn', 'Cs', 'Co', 'Cc', 'Zs', 'Zl', 'Zp', 'Cf')
+for chosen in ranges:
+    if isinstance(chosen, list):
+        lo, hi, cps = chosen[0], chosen[-1], chosen
+    else:
+        lo, hi = chosen
+        cps = [c for c in range(lo, hi + 1) if unicodedata.category(chr(c)) not in skip]
+    groups = [cps[i:i + group] for i in range(0, len(cps), group)]
+    bad = [g for g, f in zip(groups, probe([' '.join(chr(c) for c in g) for g in groups])) if f]
+    found = 0
+    for g in bad:
+        faults = probe([chr(c) for c in g])
+        for c, f in zip(g, faults):
+            if f:
+                found += 1
+                print(f'{voice} U+{c:04X} {unicodedata.name(chr(c), "?")}', flush=True)
+        if not any(faults):
+            print(f'{voice} context-only fault in U+{g[0]:04X}..U+{g[-1]:04X}', flush=True)
+    print(f'# {voice} {lo:04X}-{hi:04X}: {len(cps)} chars, {found} faulting', flush=True)
