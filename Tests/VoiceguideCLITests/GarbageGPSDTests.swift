@@ -33,7 +33,11 @@ import VoiceGuidanceTesting
                 pass
             for chunk in chunks:
                 with open(chunk["file"], "rb") as data:
-                    peer.sendall(data.read())
+                    data = data.read()
+                # In 1 MiB slices: Python's timeout bounds a whole sendall, and a debug build
+                # reads the 64 MiB line in more than 5 s on a slow machine.
+                for start in range(0, len(data), 1 << 20):
+                    peer.sendall(data[start:start + (1 << 20)])
                 time.sleep(chunk["pause"])
             peer.close()
         server.close()
