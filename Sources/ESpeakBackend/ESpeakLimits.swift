@@ -63,18 +63,12 @@ enum ESpeakLimits {
         text.hasSuffix("..") ? text + " " : text
     }
 
-    /// True for the characters libespeak-ng 1.51 reads freed memory on with the voice `voice`
-    /// (as selected, `en-us+f3`; nil: any voice), measured character by character under
-    /// valgrind: see ``ESpeakUnsafeCharacters``. The `ssml_render` fuzz target found the first
-    /// (`..ϱςP=` with es: the Greek symbols) and the unassigned U+058C; code points Unicode has
-    /// not assigned are never handed over.
-    static func isUnsafe(_ scalar: Unicode.Scalar, voice: String? = nil) -> Bool {
-        ESpeakUnsafeCharacters.rule(forVoice: voice).isUnsafe(scalar)
-    }
-
-    /// `text` without the characters eSpeak NG 1.51 cannot take with `voice` (``isUnsafe(_:voice:)``):
-    /// each becomes its compatibility form when that is a plain letter (ϱ ρ, ϑ θ, ϕ φ, ϲ ς), else
-    /// a space.
+    /// `text` without the characters libespeak-ng 1.51 reads freed memory on with the voice
+    /// `voice` (as selected, `en-us+f3`; nil: any voice), measured character by character under
+    /// valgrind (see ``ESpeakUnsafeCharacters``; the `ssml_render` fuzz target found the first,
+    /// `..ϱςP=` with es, and the unassigned U+058C). Each becomes its compatibility form when
+    /// that is a plain letter (ϱ ρ, ϑ θ, ϕ φ, ϲ ς), else a space; code points Unicode has not
+    /// assigned are never handed over.
     static func withSafeCharacters(_ text: String, voice: String? = nil) -> String {
         let rule = ESpeakUnsafeCharacters.rule(forVoice: voice)
         guard text.unicodeScalars.contains(where: rule.isUnsafe) else { return text }

@@ -67,20 +67,6 @@ enum ESpeakUnsafeCharacters {
     /// the first code point Unicode has not assigned.
     private static let lowestUnsafe: UInt32 = min(union.first?.lowerBound ?? 0x378, 0x378)
 
-    /// The alphabets eSpeak NG gives a language of their own (it switches to that language for
-    /// them), left to a voice of that language.
-    static let ownAlphabets: [String: [ClosedRange<UInt32>]] = [
-        "el": [0x0370...0x03FF, 0x1F00...0x1FFF], "grc": [0x0370...0x03FF, 0x1F00...0x1FFF],
-        "hy": [0x0530...0x058F], "hyw": [0x0530...0x058F],
-        "hi": [0x0900...0x097F], "mr": [0x0900...0x097F], "ne": [0x0900...0x097F],
-        "kok": [0x0900...0x097F], "bn": [0x0980...0x09FF], "as": [0x0980...0x09FF],
-        "bpy": [0x0980...0x09FF], "pa": [0x0A00...0x0A7F], "gu": [0x0A80...0x0AFF],
-        "or": [0x0B00...0x0B7F], "ta": [0x0B80...0x0BFF], "te": [0x0C00...0x0C7F],
-        "kn": [0x0C80...0x0CFF], "ml": [0x0D00...0x0D7F], "si": [0x0D80...0x0DFF],
-        "ka": [0x10A0...0x10FF, 0x1C90...0x1CBF],
-        "ko": [0x1100...0x11FF, 0x3130...0x318F, 0xAC00...0xD7AF],
-    ]
-
     /// Binary search of sorted, disjoint ranges.
     static func contains(_ value: UInt32, _ ranges: [ClosedRange<UInt32>]) -> Bool {
         var low = 0

@@ -41,12 +41,14 @@ struct ESpeakVoiceResolver: Sendable {
         if let request = segment.voice {
             if let name = request.name, !name.isEmpty {
                 let parts = name.split(separator: "+", maxSplits: 1).map(String.init)
-                if let voice = voice(named: parts[0]), let refusal = refusal(voice, profile) {
-                    warnings.append(refusal)
-                } else if let voice = voice(named: parts[0]) {
-                    base = voice.identifier
-                    chosenByName = true
-                    if parts.count > 1 { variant = parts[1] }
+                if let voice = voice(named: parts[0]) {
+                    if let refusal = refusal(voice, profile) {
+                        warnings.append(refusal)
+                    } else {
+                        base = voice.identifier
+                        chosenByName = true
+                        if parts.count > 1 { variant = parts[1] }
+                    }
                 } else {
                     warnings.append(
                         "<voice name=\"\(name)\"> is not an installed eSpeak NG voice; "

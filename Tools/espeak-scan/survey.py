@@ -7,23 +7,14 @@ Prints 'clean VOICE' or 'faults VOICE: SAMPLE' per voice."""
 import os, subprocess, sys, tempfile, unicodedata
 here = os.path.dirname(os.path.abspath(__file__))
 sys.argv, logs = sys.argv[:1], sys.argv[1:]
-from table import ranges  # noqa: E402
+from table import OWN_ALPHABETS, ranges  # noqa: E402
 
 union = ranges(logs)[0]
-# ESpeakUnsafeCharacters.ownAlphabets
-own = {'el': [(0x370, 0x3FF), (0x1F00, 0x1FFF)], 'grc': [(0x370, 0x3FF), (0x1F00, 0x1FFF)],
-       'hy': [(0x530, 0x58F)], 'hyw': [(0x530, 0x58F)], 'hi': [(0x900, 0x97F)], 'mr': [(0x900, 0x97F)],
-       'ne': [(0x900, 0x97F)], 'kok': [(0x900, 0x97F)], 'bn': [(0x980, 0x9FF)], 'as': [(0x980, 0x9FF)],
-       'bpy': [(0x980, 0x9FF)], 'pa': [(0xA00, 0xA7F)], 'gu': [(0xA80, 0xAFF)], 'or': [(0xB00, 0xB7F)],
-       'ta': [(0xB80, 0xBFF)], 'te': [(0xC00, 0xC7F)], 'kn': [(0xC80, 0xCFF)], 'ml': [(0xD00, 0xD7F)],
-       'si': [(0xD80, 0xDFF)], 'ka': [(0x10A0, 0x10FF), (0x1C90, 0x1CBF)],
-       'ko': [(0x1100, 0x11FF), (0x3130, 0x318F), (0xAC00, 0xD7AF)]}
-
 def language(voice):
     return voice.split('+')[0].split('/')[-1].lower().replace('_', '-').split('-')[0]
 
 def safe(text, voice):
-    mine = own.get(language(voice), [])
+    mine = OWN_ALPHABETS.get(language(voice), [])
     def unsafe(c):
         v = ord(c)
         if unicodedata.category(c) == 'Cn':

@@ -8,6 +8,21 @@ Each language's faulting code points become sorted ranges; a gap of code points 
 assigned is bridged (those are never handed to eSpeak anyway)."""
 import re, sys, unicodedata
 
+# The alphabets eSpeak NG gives a language of their own (it switches to that language for them):
+# left to a voice of that language (ESpeakUnsafeCharacters.ownAlphabets, generated from this;
+# survey.py filters with it too).
+OWN_ALPHABETS = {
+    'el': [(0x0370, 0x03FF), (0x1F00, 0x1FFF)], 'grc': [(0x0370, 0x03FF), (0x1F00, 0x1FFF)],
+    'hy': [(0x0530, 0x058F)], 'hyw': [(0x0530, 0x058F)],
+    'hi': [(0x0900, 0x097F)], 'mr': [(0x0900, 0x097F)], 'ne': [(0x0900, 0x097F)],
+    'kok': [(0x0900, 0x097F)], 'bn': [(0x0980, 0x09FF)], 'as': [(0x0980, 0x09FF)],
+    'bpy': [(0x0980, 0x09FF)], 'pa': [(0x0A00, 0x0A7F)], 'gu': [(0x0A80, 0x0AFF)],
+    'or': [(0x0B00, 0x0B7F)], 'ta': [(0x0B80, 0x0BFF)], 'te': [(0x0C00, 0x0C7F)],
+    'kn': [(0x0C80, 0x0CFF)], 'ml': [(0x0D00, 0x0D7F)], 'si': [(0x0D80, 0x0DFF)],
+    'ka': [(0x10A0, 0x10FF), (0x1C90, 0x1CBF)],
+    'ko': [(0x1100, 0x11FF), (0x3130, 0x318F), (0xAC00, 0xD7AF)],
+}
+
 def ranges(logs):
     cps = set()
     for name in logs:
@@ -54,8 +69,19 @@ def main():
     print(f'    /// The {len(clean)} installed voices that spoke the survey clean (survey.py).')
     print('    static let surveyedVoices: Set<String> = [')
     swift(7, [f'"{voice.lower()}",' for voice in clean])
-    print('    ]')
+    print('    ]\n')
+    own_alphabets()
     print('}')
+
+
+def own_alphabets():
+    """Prints OWN_ALPHABETS as ESpeakUnsafeCharacters.ownAlphabets."""
+    print('    /// The alphabets eSpeak NG gives a language of their own (it switches to that language')
+    print('    /// for them), left to a voice of that language.')
+    print('    static let ownAlphabets: [String: [ClosedRange<UInt32>]] = [')
+    swift(7, [f'"{language}": [' + ', '.join(f'0x{lo:04X}...0x{hi:04X}' for lo, hi in spans) + '],'
+              for language, spans in OWN_ALPHABETS.items()])
+    print('    ]')
 
 
 if __name__ == '__main__':
