@@ -90,6 +90,17 @@ import VoiceGuidance
             try BoundedFile.read(folder.path, limit: 10)
         }
         #expect(asFolder?.description == "cannot read \(folder.path): it is a folder, not a file")
+        // A file where a folder should be is missing too; what stat says otherwise is told in words.
+        let underFile = folder.appendingPathComponent("small.txt/route.json").path
+        try Data("abc".utf8).write(to: folder.appendingPathComponent("small.txt"))
+        #expect(
+            Self.reason { () throws(BoundedFile.ReadError) in try BoundedFile.read(underFile, limit: 10) }
+                == .noSuchFile)
+        let loop = folder.appendingPathComponent("loop").path
+        #expect(symlink(loop, loop) == 0)
+        let looped = #expect(throws: BoundedFile.ReadError.self) { try BoundedFile.read(loop, limit: 10) }
+        #expect(looped?.description == "cannot read \(loop): too many levels of symbolic links")
+        #expect(looped?.isMissing == true)
         // A huge limit cannot overflow the count of bytes still wanted.
         let path = folder.appendingPathComponent("small").path
         try Data("abc".utf8).write(to: URL(fileURLWithPath: path))

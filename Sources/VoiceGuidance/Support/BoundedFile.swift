@@ -62,10 +62,15 @@ public enum BoundedFile {
         if path == "-", !regularFilesOnly {
             descriptor = 0
         } else {
-            switch SystemCalls.fileKind(path) {
-            case nil: throw failure(.noSuchFile)
-            case .directory?: throw failure(.folder)
-            case .other? where regularFilesOnly: throw failure(.notRegularFile)
+            let kind: FileKind
+            do { kind = try SystemCalls.kind(of: path) } catch {
+                // Not only a missing file: a folder on the way that may not be searched, a loop of links.
+                let missing = error.code == ENOENT || error.code == ENOTDIR
+                throw failure(missing ? .noSuchFile : .system(error.reason))
+            }
+            switch kind {
+            case .directory: throw failure(.folder)
+            case .other where regularFilesOnly: throw failure(.notRegularFile)
             default: break
             }
             do { descriptor = try SystemCalls.openForReading(path) } catch {

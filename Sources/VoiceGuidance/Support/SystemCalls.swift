@@ -122,8 +122,15 @@ package enum SystemCalls {
     /// What `path` is, following symbolic links unless `followingLinks` is false; nil when
     /// nothing is there (or it cannot be looked at).
     package static func fileKind(_ path: String, followingLinks: Bool = true) -> FileKind? {
+        try? kind(of: path, followingLinks: followingLinks)
+    }
+
+    /// What `path` is, following symbolic links unless `followingLinks` is false; the error of
+    /// `stat` when it cannot be looked at (ENOENT: nothing there; EACCES: a folder on the way
+    /// that may not be searched).
+    package static func kind(of path: String, followingLinks: Bool = true) throws(SystemError) -> FileKind {
         var info = stat()
-        guard (followingLinks ? stat(path, &info) : lstat(path, &info)) == 0 else { return nil }
+        try check(followingLinks ? stat(path, &info) : lstat(path, &info), followingLinks ? "stat" : "lstat")
         switch info.st_mode & S_IFMT {
         case S_IFREG: return .regular
         case S_IFDIR: return .directory
