@@ -77,6 +77,19 @@ import VoiceGuidance
         }
         writer.start()
         #expect(try BoundedFile.read(fifo, limit: 100) == Data("{\"routes\":[]}".utf8))
+        // A FIFO swapped in after the path was looked at is refused once open, by what the
+        // descriptor is (and opened without waiting for a writer).
+        let opened = open(fifo, O_RDONLY | O_NONBLOCK)
+        defer { close(opened) }
+        #expect(BoundedFile.refusal(ofOpened: opened) == .notRegularFile)
+        let file = folder.appendingPathComponent("route.json").path
+        try Data("{}".utf8).write(to: URL(fileURLWithPath: file))
+        let regular = open(file, O_RDONLY)
+        defer { close(regular) }
+        #expect(BoundedFile.refusal(ofOpened: regular) == nil)
+        let folderDescriptor = open(folder.path, O_RDONLY)
+        defer { close(folderDescriptor) }
+        #expect(BoundedFile.refusal(ofOpened: folderDescriptor) == .folder)
     }
 
     @Test func missingThingsSayWhat() throws {

@@ -73,8 +73,14 @@ public enum BoundedFile {
             case .other where regularFilesOnly: throw failure(.notRegularFile)
             default: break
             }
-            do { descriptor = try SystemCalls.openForReading(path) } catch {
+            // Where only a regular file is taken, the open must not wait for a FIFO's writer
+            // either: one can be swapped in between the stat and the open.
+            do { descriptor = try SystemCalls.openForReading(path, waiting: !regularFilesOnly) } catch {
                 throw failure(.system(error.reason))
+            }
+            if regularFilesOnly, let refusal = refusal(ofOpened: descriptor) {
+                try? SystemCalls.close(descriptor)
+                throw failure(refusal)
             }
         }
         defer { if descriptor != 0 { try? SystemCalls.close(descriptor) } }
@@ -98,6 +104,16 @@ public enum BoundedFile {
             data.append(contentsOf: chunk[..<count])
         }
         throw failure(.tooLarge(limit: limit))
+    }
+
+    /// Why the open `descriptor` is not read where only a regular file is taken, or nil.
+    package static func refusal(ofOpened descriptor: Int32) -> ReadError.Reason? {
+        switch Result(catching: { () throws(SystemError) in try SystemCalls.kind(of: descriptor) }) {
+        case .success(.regular): nil
+        case .success(.directory): .folder
+        case .success: .notRegularFile
+        case .failure(let error): .system(error.reason)
+        }
     }
 
     /// A byte count for messages: "16 MiB (16777216 bytes)", or "900 bytes".

@@ -62,9 +62,10 @@ package enum SystemCalls {
         try check(open(path, O_WRONLY | O_CLOEXEC | (truncate ? O_TRUNC : 0)), "open")
     }
 
-    /// Opens an existing `path` for reading, close-on-exec.
-    package static func openForReading(_ path: String) throws(SystemError) -> Int32 {
-        try check(open(path, O_RDONLY | O_CLOEXEC), "open")
+    /// Opens an existing `path` for reading, close-on-exec; unless `waiting`, without waiting
+    /// for a FIFO's writer (`O_NONBLOCK`, which changes nothing for a regular file).
+    package static func openForReading(_ path: String, waiting: Bool = true) throws(SystemError) -> Int32 {
+        try check(open(path, O_RDONLY | O_CLOEXEC | (waiting ? 0 : O_NONBLOCK)), "open")
     }
 
     /// Reads at most `buffer.count` bytes from `descriptor` into `buffer`, retrying on EINTR;
@@ -131,11 +132,22 @@ package enum SystemCalls {
     package static func kind(of path: String, followingLinks: Bool = true) throws(SystemError) -> FileKind {
         var info = stat()
         try check(followingLinks ? stat(path, &info) : lstat(path, &info), followingLinks ? "stat" : "lstat")
-        switch info.st_mode & S_IFMT {
-        case S_IFREG: return .regular
-        case S_IFDIR: return .directory
-        case S_IFLNK: return .symbolicLink
-        default: return .other
+        return kind(mode: info.st_mode)
+    }
+
+    /// What the open `descriptor` is (`fstat`).
+    package static func kind(of descriptor: Int32) throws(SystemError) -> FileKind {
+        var info = stat()
+        try check(fstat(descriptor, &info), "fstat")
+        return kind(mode: info.st_mode)
+    }
+
+    private static func kind(mode: mode_t) -> FileKind {
+        switch mode & S_IFMT {
+        case S_IFREG: .regular
+        case S_IFDIR: .directory
+        case S_IFLNK: .symbolicLink
+        default: .other
         }
     }
 
