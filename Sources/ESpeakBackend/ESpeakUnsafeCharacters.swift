@@ -6,8 +6,9 @@
 /// some of them, which depend on the voice, the library then reads a translator it has freed
 /// (AddressSanitizer and valgrind: heap-use-after-free in its dictionary lookup). That can crash
 /// the process or speak garbage. Measured by `Tools/espeak-scan` with each character alone, under
-/// valgrind, for the voices of the profiles (en, en-us, fr, de, es): the Basic Multilingual Plane
-/// (of the CJK ideographs U+4E00–U+4FFF), the emoji and the mathematical letters: ``scanned``. A voice not
+/// valgrind, for the voices of the profiles (en, en-us, fr, de, es): every character Unicode 14
+/// assigns but the private use areas (none faults in CJK or the supplementary planes):
+/// ``scanned``. A voice not
 /// scanned is kept from every character a scanned voice faults on, except its own alphabet's
 /// (``ownAlphabets``), and is selected only if it spoke the survey's text clean that way
 /// (``surveyedVoices``: all 131 voices of Debian 12's eSpeak NG did); a voice installed later,
