@@ -23,11 +23,15 @@ needs=$(declared needs)
 seed_folders=$(declared seeds)
 max_len=$(declared max-len)
 timeout=$(declared timeout)
+coverage=$(declared coverage)
+dictionary=$(declared dict)
 
 # The target file, compiled together with the core sources (and the eSpeak backend if it needs it).
 sources=("$target")
 while IFS= read -r file; do sources+=("$file"); done < <(find Sources/VoiceGuidance -name '*.swift' | sort)
 flags=()
+# A target may trade libFuzzer's comparison tracing for speed (see Fuzz/README.md).
+[ -n "$coverage" ] && flags+=(-sanitize-coverage="$coverage")
 for need in $needs; do
   case $need in
     espeak)
@@ -63,6 +67,7 @@ fi
 options=(-print_final_stats=1 -artifact_prefix="Fuzz/Crashes/$name/")
 [ -n "$max_len" ] && options+=(-max_len="$max_len")
 [ -n "$timeout" ] && options+=(-timeout="$timeout")
+[ -n "$dictionary" ] && options+=(-dict="$dictionary")
 options+=(-rss_limit_mb=2048)
 
 # 1. Every input a crash was once found with must now pass.

@@ -3,6 +3,7 @@
 // fuzz-seeds: ssml-samples
 // fuzz-max-len: 4096
 // fuzz-timeout: 10
+// fuzz-dict: Fuzz/Dictionaries/ssml.dict
 
 import Foundation
 
