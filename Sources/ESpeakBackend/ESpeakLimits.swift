@@ -90,11 +90,56 @@ enum ESpeakLimits {
         return String(output)
     }
 
-    /// Text as eSpeak NG is handed it with `voice`: cut to its limits, without the characters it
-    /// cannot take, and not ending in `..` (phoneme input is only cut).
+    /// `text` with every joining mark inside a word of a switched alphabet made a space.
+    ///
+    /// eSpeak NG speaks a word of another alphabet (``ESpeakUnsafeCharacters/switchedAlphabets``:
+    /// Greek, Armenian, the Indic scripts, Georgian, Hangul) by switching language, and libespeak-ng
+    /// 1.51 then reads a translator it has freed when the word holds an apostrophe, a prime, a
+    /// length mark or a question mark: `Σ'Σ`, `ΣˈΣ`, `Σ?a` and `8'Σ` with fr, de and es, `한'한`
+    /// and `Ա'Ա` with en-us (valgrind; the `ssml_render` fuzz target found it in `Ϲ'Ϲ%Q%Ϲ%Q%Ϲp`
+    /// with fr, 2026-12-02), while each letter alone is clean. In a word (between white space)
+    /// with a letter of such an alphabet, other than the voice's own, everything but letters,
+    /// digits, combining marks and `. , ; : !` (clean there) becomes a space.
+    static func withSafeWords(_ text: String, voice: String? = nil) -> String {
+        let rule = ESpeakUnsafeCharacters.rule(forVoice: voice)
+        guard text.unicodeScalars.contains(where: rule.isSwitched) else { return text }
+        var output = String.UnicodeScalarView()
+        var word: [Unicode.Scalar] = []
+        func flush() {
+            if word.contains(where: rule.isSwitched) {
+                output.append(contentsOf: word.lazy.map { isWordSafe($0) ? $0 : " " })
+            } else {
+                output.append(contentsOf: word)
+            }
+            word.removeAll(keepingCapacity: true)
+        }
+        for scalar in text.unicodeScalars {
+            if scalar.properties.isWhitespace {
+                flush()
+                output.append(scalar)
+            } else {
+                word.append(scalar)
+            }
+        }
+        flush()
+        return String(output)
+    }
+
+    /// True for what may stay in a word eSpeak speaks by switching language.
+    private static func isWordSafe(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .otherLetter: true
+        case .decimalNumber, .nonspacingMark, .spacingMark, .enclosingMark: true
+        default: ".,;:!".unicodeScalars.contains(scalar)
+        }
+    }
+
+    /// Text as eSpeak NG is handed it with `voice`: cut to its limits, without the characters and
+    /// words it cannot take, and not ending in `..` (phoneme input is only cut).
     static func prepared(_ text: String, isPhonemeInput: Bool, voice: String? = nil) -> String {
         let bounded = bounded(text, isPhonemeInput: isPhonemeInput).input
-        return endingSafely(isPhonemeInput ? bounded : withSafeCharacters(bounded, voice: voice))
+        guard !isPhonemeInput else { return endingSafely(bounded) }
+        return endingSafely(withSafeWords(withSafeCharacters(bounded, voice: voice), voice: voice))
     }
 
     /// The estimated length of `input` spoken at `rate` words per minute, in seconds.

@@ -26,6 +26,16 @@ enum ESpeakUnsafeCharacters {
             if scalar.properties.generalCategory == .unassigned { return true }
             return contains(value, unsafe) && !contains(value, own)
         }
+
+        /// True when `scalar` is a letter eSpeak speaks by switching to another language with
+        /// this rule's voice: one of ``switchedAlphabets`` that is not the voice's own.
+        func isSwitched(_ scalar: Unicode.Scalar) -> Bool {
+            let value = scalar.value
+            guard value >= 0x370, contains(value, switchedAlphabets), !contains(value, own) else {
+                return false
+            }
+            return scalar.properties.isAlphabetic
+        }
     }
 
     /// The rule for the voice `voice` (an eSpeak voice name, as selected: `en-us+f3`, `gmw/de`;
@@ -52,9 +62,19 @@ enum ESpeakUnsafeCharacters {
     }
 
     /// Every range of ``scanned``, merged.
-    static let union: [ClosedRange<UInt32>] = {
+    static let union = merged(scanned.values.joined())
+
+    /// The alphabets eSpeak NG speaks by switching language (``ownAlphabets``: Greek, Armenian,
+    /// the Indic scripts, Georgian, Hangul), merged. A word of one of them must not hold an
+    /// apostrophe or the like (``ESpeakLimits/withSafeWords(_:voice:)``): measured with fr, de, es
+    /// and en-us on three letters of every 128 code points, these alphabets were the only ones
+    /// that fault in `X'X` (Cyrillic, Hebrew, Arabic, Thai, Greek Extended, CJK and the rest are clean).
+    static let switchedAlphabets = merged(ownAlphabets.values.joined())
+
+    /// Ranges sorted and merged where they overlap or touch.
+    private static func merged(_ ranges: some Sequence<ClosedRange<UInt32>>) -> [ClosedRange<UInt32>] {
         var merged: [ClosedRange<UInt32>] = []
-        for range in scanned.values.joined().sorted(by: { $0.lowerBound < $1.lowerBound }) {
+        for range in ranges.sorted(by: { $0.lowerBound < $1.lowerBound }) {
             if let last = merged.last, range.lowerBound <= last.upperBound + 1 {
                 merged[merged.count - 1] = last.lowerBound...max(last.upperBound, range.upperBound)
             } else {
@@ -62,7 +82,7 @@ enum ESpeakUnsafeCharacters {
             }
         }
         return merged
-    }()
+    }
 
     /// Below this, no character is unsafe with any voice: the first faulting one, or U+0378,
     /// the first code point Unicode has not assigned.
