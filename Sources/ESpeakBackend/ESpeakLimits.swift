@@ -90,16 +90,18 @@ enum ESpeakLimits {
         return String(output)
     }
 
-    /// `text` with every joining mark inside a word of a switched alphabet made a space.
+    /// `text` with each word of a switched alphabet cut where eSpeak NG would fault on it.
     ///
     /// eSpeak NG speaks a word of another alphabet (``ESpeakUnsafeCharacters/switchedAlphabets``:
     /// Greek, Armenian, the Indic scripts, Georgian, Hangul) by switching language, and libespeak-ng
-    /// 1.51 then reads a translator it has freed when the word holds an apostrophe, a prime, a
-    /// length mark or a question mark: `Σ'Σ`, `ΣˈΣ`, `Σ?a` and `8'Σ` with fr, de and es, `한'한`
-    /// and `Ա'Ա` with en-us (valgrind; the `ssml_render` fuzz target found it in `Ϲ'Ϲ%Q%Ϲ%Q%Ϲp`
-    /// with fr, 2026-12-02), while each letter alone is clean. In a word (between white space)
-    /// with a letter of such an alphabet, other than the voice's own, everything but letters,
-    /// digits, combining marks and `. , ; : !` (clean there) becomes a space.
+    /// 1.51 then reads a translator it has freed when the word also holds an apostrophe, a prime, a
+    /// length mark or a question mark (`Σ'Σ`, `ΣˈΣ`, `Σ?a`, `8'Σ` with fr, de and es; `한'한`, `Ա'Ա`
+    /// with en-us), or a letter, digit or mark of another alphabet (`ΣдΣ`, `Σ\u{93E}Σ`, `한০한`),
+    /// while each letter alone is clean (valgrind; the `ssml_render` fuzz target found `Ϲ'Ϲ%Q%Ϲp`
+    /// with fr, 2026-12-02). So in a word (between white space) with a letter of such an alphabet,
+    /// other than the voice's own, every character but letters, marks, digits and `. , ; : !`
+    /// becomes a space, and a space goes between two characters of different alphabets. Latin
+    /// words are left alone (`l'homme`).
     static func withSafeWords(_ text: String, voice: String? = nil) -> String {
         let rule = ESpeakUnsafeCharacters.rule(forVoice: voice)
         guard text.unicodeScalars.contains(where: rule.isSwitched) else { return text }
@@ -107,7 +109,7 @@ enum ESpeakLimits {
         var word: [Unicode.Scalar] = []
         func flush() {
             if word.contains(where: rule.isSwitched) {
-                output.append(contentsOf: word.lazy.map { isWordSafe($0) ? $0 : " " })
+                appendSeparated(word, to: &output)
             } else {
                 output.append(contentsOf: word)
             }
@@ -125,12 +127,54 @@ enum ESpeakLimits {
         return String(output)
     }
 
-    /// True for what may stay in a word eSpeak speaks by switching language.
-    private static func isWordSafe(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.properties.generalCategory {
-        case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .otherLetter: true
-        case .decimalNumber, .nonspacingMark, .spacingMark, .enclosingMark: true
-        default: ".,;:!".unicodeScalars.contains(scalar)
+    /// Appends `word` with its joining marks made spaces and a space between alphabets.
+    private static func appendSeparated(_ word: [Unicode.Scalar], to output: inout String.UnicodeScalarView) {
+        var current: WordAlphabet?
+        for scalar in word {
+            switch WordAlphabet(scalar) {
+            case nil where ".,;:!".unicodeScalars.contains(scalar), .some(.inherited):
+                output.append(scalar)
+            case nil:
+                output.append(" ")
+                current = nil
+            case let alphabet?:
+                if let current, current != alphabet { output.append(" ") }
+                output.append(scalar)
+                current = alphabet
+            }
+        }
+    }
+
+    /// Which alphabet a letter, mark or digit of a word belongs to, as far as eSpeak NG's
+    /// language switching goes (nil: anything else, a joining mark).
+    private enum WordAlphabet: Equatable {
+        /// Basic Latin to Latin Extended-B, with the ASCII digits.
+        case latin
+        /// One of ``ESpeakUnsafeCharacters/switchedAlphabets`` (its first code point).
+        case switched(UInt32)
+        /// The combining diacritics (U+0300–U+036F), which go with any letter (`Σ\u{301}Σ` is clean).
+        case inherited
+        /// Any other: its block of 128 code points.
+        case block(UInt32)
+
+        init?(_ scalar: Unicode.Scalar) {
+            switch scalar.properties.generalCategory {
+            case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .otherLetter, .nonspacingMark,
+                .spacingMark, .enclosingMark, .decimalNumber, .letterNumber, .otherNumber:
+                break
+            default:
+                return nil
+            }
+            let value = scalar.value
+            if value < 0x250 {
+                self = .latin
+            } else if (0x300...0x36F).contains(value) {
+                self = .inherited
+            } else if let alphabet = ESpeakUnsafeCharacters.switchedAlphabet(of: value) {
+                self = .switched(alphabet)
+            } else {
+                self = .block(value >> 7)
+            }
         }
     }
 

@@ -71,6 +71,23 @@ enum ESpeakUnsafeCharacters {
     /// that fault in `X'X` (Cyrillic, Hebrew, Arabic, Thai, Greek Extended, CJK and the rest are clean).
     static let switchedAlphabets = merged(ownAlphabets.values.joined())
 
+    /// The alphabet of ``switchedAlphabets`` that `value` is in, named by its first code point
+    /// (Greek's two blocks are one alphabet), or nil.
+    static func switchedAlphabet(of value: UInt32) -> UInt32? {
+        guard contains(value, switchedAlphabets) else { return nil }
+        return alphabetsByFirstCodePoint.first { $0.ranges.contains { $0.contains(value) } }?.first
+    }
+
+    /// ``ownAlphabets``' distinct alphabets (Devanagari is hi's, mr's and ne's).
+    private static let alphabetsByFirstCodePoint: [(first: UInt32, ranges: [ClosedRange<UInt32>])] = {
+        var seen: Set<UInt32> = []
+        let sorted = ownAlphabets.values.sorted { ($0.first?.lowerBound ?? 0) < ($1.first?.lowerBound ?? 0) }
+        return sorted.compactMap { ranges in
+            guard let first = ranges.first?.lowerBound, seen.insert(first).inserted else { return nil }
+            return (first, ranges)
+        }
+    }()
+
     /// Ranges sorted and merged where they overlap or touch.
     private static func merged(_ ranges: some Sequence<ClosedRange<UInt32>>) -> [ClosedRange<UInt32>] {
         var merged: [ClosedRange<UInt32>] = []

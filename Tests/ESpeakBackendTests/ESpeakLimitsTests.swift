@@ -66,24 +66,28 @@ struct ESpeakLimitsTests {
         #expect(audio.samples.contains { abs(Int($0)) > 1000 }, "speech, not silence")
     }
 
-    /// A word eSpeak NG speaks by switching language with an apostrophe, a length mark or a
-    /// question mark in it: libespeak-ng 1.51 reads a freed translator (`espeak-ng -v fr "Σ'Σ"`
-    /// under valgrind; the fuzz input is kept in Fuzz/Crashes/ssml_render/). The marks become
-    /// spaces in such words only; Latin words, the voice's own alphabet and punctuation keep them.
+    /// A word eSpeak NG speaks by switching language with an apostrophe, a length mark, a question
+    /// mark or another alphabet in it: libespeak-ng 1.51 reads a freed translator (`espeak-ng -v fr
+    /// "Σ'Σ"` under valgrind; the fuzz input is kept in Fuzz/Crashes/ssml_render/). The marks become
+    /// spaces in such words only, and alphabets are kept apart; Latin words, the voice's own
+    /// alphabet and clause punctuation keep theirs.
     @Test func wordsOfASwitchedAlphabetLoseTheirJoiningMarks() throws {
         #expect(
             ESpeakLimits.withSafeWords("Σ'Σ ΣˈΣ ΣːΣ Σ?a 8'Σ Σ’Σ", voice: "fr") == "Σ Σ Σ Σ Σ Σ Σ a 8 Σ Σ Σ")
         #expect(ESpeakLimits.withSafeWords("한'한 Ա'Ա अ'अ", voice: "en-us") == "한 한 Ա Ա अ अ")
-        // Combining marks, digits and clause punctuation stay; so do words of Latin letters.
+        // Combining diacritics and clause punctuation stay; so do words of Latin letters.
         #expect(
-            ESpeakLimits.withSafeWords("α\u{301}'α Σ8, Σ. l'homme c'est-à-dire", voice: "fr")
-                == "α\u{301} α Σ8, Σ. l'homme c'est-à-dire")
+            ESpeakLimits.withSafeWords("α\u{301}'α Σ, Σ. l'homme c'est-à-dire", voice: "fr")
+                == "α\u{301} α Σ, Σ. l'homme c'est-à-dire")
+        // Another alphabet's letter, digit or mark in the word is kept apart by spaces.
+        #expect(ESpeakLimits.withSafeWords("ΣдΣ Σ\u{93E}Σ Σ8", voice: "fr") == "Σ д Σ Σ \u{93E} Σ Σ 8")
+        #expect(ESpeakLimits.withSafeWords("한০한 한국", voice: "en-us") == "한 ০ 한 한국")
         #expect(ESpeakLimits.withSafeWords("aujourd'hui? Д'Д ש'ש", voice: "fr") == "aujourd'hui? Д'Д ש'ש")
         // The voice's own alphabet is not switched to (Greek with el, Hangul with ko).
         #expect(ESpeakLimits.withSafeWords("Σ'Σ 한'한", voice: "el") == "Σ'Σ 한 한")
         #expect(ESpeakLimits.withSafeWords("Σ'Σ 한'한", voice: "ko") == "Σ Σ 한'한")
         // The fuzz input: Ϲ folds to Σ, then the word's marks go.
-        #expect(ESpeakLimits.prepared("Ϲ'Ϲ%Q%Ϲ%Q%Ϲp", isPhonemeInput: false, voice: "fr") == "Σ Σ Q Σ Q Σp")
+        #expect(ESpeakLimits.prepared("Ϲ'Ϲ%Q%Ϲ%Q%Ϲp", isPhonemeInput: false, voice: "fr") == "Σ Σ Q Σ Q Σ p")
         let french = VoiceProfile(id: "fr", locale: "fr-FR", espeakVoice: "fr")
         let audio = try renderer.render(
             try SSMLParser().parse("<speak>Ϲ'Ϲ%Q%Ϲ%Q%Ϲp, l'Ω'Ω</speak>"), voice: french)
