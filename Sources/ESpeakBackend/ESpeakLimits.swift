@@ -68,7 +68,7 @@ enum ESpeakLimits {
     /// valgrind (see ``ESpeakUnsafeCharacters``; the `ssml_render` fuzz target found the first,
     /// `..ϱςP=` with es, and the unassigned U+058C). Each becomes its compatibility form when
     /// that is a plain letter (ϱ ρ, ϑ θ, ϕ φ, ϲ ς), else a space; code points Unicode has not
-    /// assigned are never handed over.
+    /// assigned, or assigned after the scanned version, are never handed over.
     static func withSafeCharacters(_ text: String, voice: String? = nil) -> String {
         let rule = ESpeakUnsafeCharacters.rule(forVoice: voice)
         guard text.unicodeScalars.contains(where: rule.isUnsafe) else { return text }

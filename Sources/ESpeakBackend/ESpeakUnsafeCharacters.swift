@@ -6,9 +6,11 @@
 /// some of them, which depend on the voice, the library then reads a translator it has freed
 /// (AddressSanitizer and valgrind: heap-use-after-free in its dictionary lookup). That can crash
 /// the process or speak garbage. Measured by `Tools/espeak-scan` with each character alone, under
-/// valgrind, for the voices of the profiles (en, en-us, fr, de, es): every character Unicode 14
-/// assigns but the private use areas (none faults in CJK or the supplementary planes):
-/// ``scanned``. A voice not
+/// valgrind, for the voices of the profiles (en, en-us, fr, de, es): every character Unicode
+/// assigns up to ``scannedUnicodeVersion`` (17.0, Swift 6.3's tables) but the private use areas
+/// (none faults in CJK or the supplementary planes): ``scanned``. A code point that version has
+/// not assigned never reaches eSpeak (U+0CDC, Kannada, assigned in 17.0, faults with en-us: a
+/// newer toolchain's characters were never scanned). A voice not
 /// scanned is kept from every character a scanned voice faults on, except its own alphabet's
 /// (``ownAlphabets``), and is selected only if it spoke the survey's text clean that way
 /// (``surveyedVoices``: all 131 voices of Debian 12's eSpeak NG did); a voice installed later,
@@ -18,12 +20,15 @@ enum ESpeakUnsafeCharacters {
     struct Rule: Sendable {
         var unsafe: [ClosedRange<UInt32>]
         var own: [ClosedRange<UInt32>] = []
+        /// The newest Unicode version whose characters were scanned: a code point assigned
+        /// later (a newer toolchain's tables), like one not assigned at all, is unsafe.
+        var scannedVersion: Unicode.Version = scannedUnicodeVersion
 
         /// True when `scalar` must not reach eSpeak with this rule's voice.
         func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
             let value = scalar.value
             if value < lowestUnsafe { return false }
-            if scalar.properties.generalCategory == .unassigned { return true }
+            guard let age = scalar.properties.age, age <= scannedVersion else { return true }
             return contains(value, unsafe) && !contains(value, own)
         }
 

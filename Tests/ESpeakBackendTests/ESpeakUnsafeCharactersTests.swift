@@ -59,6 +59,29 @@ struct ESpeakUnsafeCharactersTests {
         }
     }
 
+    /// Characters Unicode assigned after 14.0 (Python's tables, which the first scans went by)
+    /// were scanned too: U+0CDC KANNADA ARCHAIC SHRII (17.0) faults with every profile voice,
+    /// en-us included, whose table had only its neighbour U+0CDD; U+0CF3 (15.0) likewise.
+    @Test func charactersOfNewerUnicodeVersionsWereScanned() {
+        #expect(ESpeakUnsafeCharacters.scannedUnicodeVersion >= (17, 0))
+        for voice in Self.profileVoices {
+            #expect(ESpeakLimits.withSafeCharacters("a\u{CDC}b\u{CF3}c", voice: voice) == "a b c", "\(voice)")
+        }
+    }
+
+    /// A character assigned after the scanned version (a newer toolchain's tables) is never
+    /// handed to eSpeak, whatever the voice; one of that version is judged by the tables.
+    @Test func charactersNewerThanTheScanAreTakenOut() {
+        let rule = ESpeakUnsafeCharacters.Rule(unsafe: [], scannedVersion: (14, 0))
+        #expect(rule.isUnsafe("\u{CDC}"))  // Unicode 17.0
+        #expect(rule.isUnsafe("\u{CF3}"))  // Unicode 15.0
+        #expect(rule.isUnsafe("\u{378}"))  // unassigned
+        #expect(!rule.isUnsafe("\u{CDD}"))  // Unicode 14.0
+        #expect(!rule.isUnsafe("ಕ"))
+        #expect(!rule.isUnsafe("é"))
+        #expect(!ESpeakUnsafeCharacters.Rule(unsafe: [], scannedVersion: (17, 0)).isUnsafe("\u{CDC}"))
+    }
+
     /// A voice that was not scanned is kept from what any scanned voice faults on, except its
     /// own alphabet: a Georgian voice speaks Georgian.
     @Test func aVoiceNotScannedKeepsItsOwnAlphabet() {

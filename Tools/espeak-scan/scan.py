@@ -5,10 +5,15 @@ One valgrind process (probe forks a child per line): groups of GROUP characters 
 character of a faulting group alone. Prints 'VOICE U+XXXX NAME' per fault."""
 import subprocess, sys, unicodedata, os, tempfile
 voice = sys.argv[1]
-# A range is hex (0370-03FF), or @LOG: the code points a scan log lists (to check them again).
+# A range is hex (0370-03FF), @LOG: the code points a scan log lists (to check them again), or
+# +RANGES: every code point of a file of hex ranges (additions.swift's logs/additions.txt: those
+# Unicode assigned after the version Python's unicodedata knows, which it would skip as unassigned).
 ranges = []
 for argument in sys.argv[2:]:
-    if argument.startswith('@'):
+    if argument.startswith('+'):
+        ranges.append([c for line in open(argument[1:], encoding='utf-8') if not line.startswith('#')
+                       for lo, hi in [line.split('-')] for c in range(int(lo, 16), int(hi, 16) + 1)])
+    elif argument.startswith('@'):
         listed = sorted({int(line.split()[1][2:], 16) for line in open(argument[1:], encoding='utf-8')
                          if len(line.split()) > 1 and line.split()[1].startswith('U+')})
         ranges.append(listed)

@@ -5,8 +5,28 @@ SURVEY is survey.py's output (its 'clean VOICE' lines are taken); each LOG is a 
 that language's voices.
 
 Each language's faulting code points become sorted ranges; a gap of code points Unicode has not
-assigned is bridged (those are never handed to eSpeak anyway)."""
-import re, sys, unicodedata
+assigned is bridged (those are never handed to eSpeak anyway). Unassigned means: in neither
+Python's unicodedata nor logs/additions.txt (additions.swift: what Unicode assigned after
+Python's version, up to the newest the Swift toolchain knows, which was scanned too). That newest
+version is written as `scannedUnicodeVersion`: the engine hands eSpeak nothing newer."""
+import os, re, sys, unicodedata
+
+ADDITIONS = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'logs', 'additions.txt')
+
+
+def additions():
+    """The code points of logs/additions.txt, and the newest Unicode version its first line names."""
+    lines = open(ADDITIONS, encoding='utf-8').read().splitlines()
+    version = re.search(r'up to Unicode (\d+)\.(\d+)', lines[0]).groups()
+    points = {c for line in lines[1:] for lo, hi in [line.split('-')] for c in range(int(lo, 16), int(hi, 16) + 1)}
+    return points, tuple(int(part) for part in version)
+
+
+ASSIGNED_LATER, SCANNED_VERSION = additions()
+
+
+def unassigned(value):
+    return unicodedata.category(chr(value)) == 'Cn' and value not in ASSIGNED_LATER
 
 # The alphabets eSpeak NG gives a language of their own (it switches to that language for them):
 # left to a voice of that language (ESpeakUnsafeCharacters.ownAlphabets, generated from this;
@@ -32,7 +52,7 @@ def ranges(logs):
                 cps.add(int(m.group(1), 16))
     merged = []
     for c in sorted(cps):
-        if merged and all(unicodedata.category(chr(x)) == 'Cn' for x in range(merged[-1][1] + 1, c)):
+        if merged and all(unassigned(x) for x in range(merged[-1][1] + 1, c)):
             merged[-1][1] = c
         else:
             merged.append([c, c])
@@ -65,6 +85,9 @@ def main():
         swift(11, [f'0x{lo:04X}...0x{hi:04X},' for lo, hi in merged])
         print('        ],')
     print('    ]\n')
+    print('    /// The newest Unicode version whose characters were scanned (logs/additions.txt): a')
+    print('    /// character assigned since is never handed to eSpeak.')
+    print(f'    static let scannedUnicodeVersion: Unicode.Version = ({SCANNED_VERSION[0]}, {SCANNED_VERSION[1]})\n')
     clean = sorted({line.split()[1] for line in open(survey) if line.startswith('clean ')})
     print(f'    /// The {len(clean)} installed voices that spoke the survey clean (survey.py).')
     print('    static let surveyedVoices: Set<String> = [')
