@@ -1,15 +1,18 @@
 # VoiceGuidance: `make test` and `make run` each work alone on a bare Debian 12 machine with Swift.
 SWIFT ?= swift
 APT_PACKAGES := libespeak-ng-dev espeak-ng-data espeak-ng libasound2-dev alsa-utils pkg-config \
-  libpulse-dev pulseaudio pulseaudio-utils gpsd gpsd-clients python3
+  libpulse-dev pulseaudio pulseaudio-utils gpsd gpsd-clients python3 valgrind
 BUILD_DIR := build
 # Fuzz targets (Fuzz/Targets/NAME.swift) and how long `make fuzz` runs each, in seconds.
 FUZZ_TARGETS := $(sort $(basename $(notdir $(wildcard Fuzz/Targets/*.swift))))
 FUZZ_SECONDS ?= 300
+# The targets that call libespeak-ng, which AddressSanitizer cannot see into: `make test` also
+# replays their seeds and kept inputs under valgrind (Fuzz/valgrind.sh).
+FUZZ_VALGRIND_TARGETS := $(sort $(basename $(notdir $(shell grep -l '^// fuzz-needs:.*espeak' Fuzz/Targets/*.swift))))
 # `make test` fuzzes every target briefly: one minute in all, shared out (at least 5 s each).
 FUZZ_TEST_SECONDS := $(shell n=$(words $(FUZZ_TARGETS)); s=$$((60 / (n > 0 ? n : 1))); echo $$((s < 5 ? 5 : s)))
 
-.PHONY: setup build test test-tsan run bench format lint clean fuzz
+.PHONY: setup build test test-tsan run bench format lint clean fuzz fuzz-valgrind
 
 ## setup: install the Debian packages the build and tests use, only those missing.
 setup:
@@ -32,17 +35,27 @@ format:
 	$(SWIFT) format --in-place --recursive Sources Tests
 
 ## test: lint, build, and run every test suite; then replay every kept fuzz crash and fuzz each
-## target briefly (Fuzz/README.md).
+## target briefly, and replay the eSpeak targets' seeds and kept inputs under valgrind
+## (Fuzz/README.md).
 test: setup lint
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --no-parallel
 	$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=$(FUZZ_TEST_SECONDS)
+	$(MAKE) --no-print-directory fuzz-valgrind FUZZ_VALGRIND_INPUTS=--kept
 
 ## fuzz: build each fuzz target with libFuzzer and AddressSanitizer, replay its kept crashes, and
 ## fuzz it for FUZZ_SECONDS (default 300) each. Fails when any input crashes.
 fuzz: setup
 	@status=0; for target in $(FUZZ_TARGETS); do \
 	  Fuzz/run.sh $$target $(FUZZ_SECONDS) || status=1; \
+	done; exit $$status
+
+## fuzz-valgrind: replay what the fuzzer kept of each target that calls libespeak-ng (its corpus,
+## seeds and kept inputs; FUZZ_VALGRIND_INPUTS=--kept: only the seeds and kept inputs) under
+## valgrind, which sees the library's memory errors that AddressSanitizer cannot.
+fuzz-valgrind: setup
+	@status=0; for target in $(FUZZ_VALGRIND_TARGETS); do \
+	  Fuzz/valgrind.sh $$target $(FUZZ_VALGRIND_INPUTS) || status=1; \
 	done; exit $$status
 
 ## test-tsan: the suites that use threads (speech, ALSA, the two halves of a render, the CLI's

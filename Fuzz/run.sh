@@ -45,8 +45,17 @@ for need in $needs; do
   esac
 done
 
+# FUZZ_VARIANT=valgrind (what Fuzz/valgrind.sh asks for): the target built without
+# AddressSanitizer and without debug information (valgrind 3.19 cannot read the DWARF 5 that
+# swiftc and its runtime carry), beside the fuzzing binary; run.sh then only builds it.
+variant=${FUZZ_VARIANT:-}
+case $variant in
+  '') sanitize=fuzzer,address debug=(-g) ;;
+  valgrind) sanitize=fuzzer debug=() ;;
+  *) echo "fuzz: FUZZ_VARIANT is empty or 'valgrind', not '$variant'" >&2; exit 64 ;;
+esac
 work=.build/fuzz/$name
-binary=$work/$name
+binary=$work/$name${variant:+-$variant}
 mkdir -p "$work/corpus" "Fuzz/Crashes/$name"
 if [ ! -x "$binary" ] || [ -n "$(find "${sources[@]}" Fuzz/run.sh -newer "$binary" 2>/dev/null | head -1)" ]; then
   echo "fuzz: building $name (${#sources[@]} files)" >&2
@@ -55,14 +64,16 @@ if [ ! -x "$binary" ] || [ -n "$(find "${sources[@]}" Fuzz/run.sh -newer "$binar
   # Compiled from inside $work, where swiftc leaves its by-products (the module for the debugger).
   absolute=()
   for file in "${sources[@]}"; do absolute+=("$root/$file"); done
-  (cd "$work" && "$SWIFTC" -parse-as-library -sanitize=fuzzer,address -O -wmo -g -swift-version 6 \
+  (cd "$work" && "$SWIFTC" -parse-as-library -sanitize="$sanitize" -O -wmo ${debug[@]+"${debug[@]}"} -swift-version 6 \
     -enable-upcoming-feature ExistentialAny -enable-upcoming-feature InternalImportsByDefault \
     -module-name VoiceGuidance -package-name VoiceGuidance -module-cache-path module-cache \
-    "${flags[@]/#Sources/$root/Sources}" "${absolute[@]}" -o "$name") 2>&1 \
+    "${flags[@]/#Sources/$root/Sources}" "${absolute[@]}" -o "${binary##*/}") 2>&1 \
     | grep -v -e "Cannot export local symbol" -e "is part of module 'VoiceGuidance'; ignoring import" -e '^ *[0-9]* | ' -e '^ *|' -e '^$' >&2 || true
   [ -x "$binary" ] && [ -z "$(find "${sources[@]}" -newer "$binary" | head -1)" ] || {
     echo "fuzz: building $name failed" >&2; exit 1; }
+  [ -z "$variant" ] || strip --strip-debug "$binary"
 fi
+[ -z "$variant" ] || exit 0
 
 options=(-print_final_stats=1 -artifact_prefix="Fuzz/Crashes/$name/")
 [ -n "$max_len" ] && options+=(-max_len="$max_len")
