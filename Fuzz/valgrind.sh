@@ -27,25 +27,37 @@ command -v valgrind > /dev/null || {
 FUZZ_VARIANT=valgrind Fuzz/run.sh "$name" 0
 work=.build/fuzz/$name
 
-inputs=("$@")
-if [ ${#inputs[@]} -eq 0 ]; then
+# Kept inputs (and INPUT files) run each in a process of its own: a fault can depend on what
+# eSpeak spoke before (a lone ա with hyw faults in a fresh process, not after some others). The
+# seeds and the corpus run together, as libFuzzer runs them.
+alone=("$@") together=()
+if [ $# -eq 0 ]; then
   shopt -s nullglob
   target=Fuzz/Targets/$name.swift
-  folders=("Fuzz/Seeds/$name" "Fuzz/Crashes/$name")
+  for file in "Fuzz/Crashes/$name"/*; do [ -f "$file" ] && alone+=("$file"); done
+  folders=("Fuzz/Seeds/$name")
   [ $corpus = no ] || folders+=("$work/corpus")
   for folder in $(sed -n 's|^// fuzz-seeds: *||p' "$target" | head -1); do folders+=("$folder"); done
   for folder in "${folders[@]}"; do
-    [ -d "$folder" ] && for file in "$folder"/*; do [ -f "$file" ] && inputs+=("$file"); done
+    [ -d "$folder" ] && for file in "$folder"/*; do [ -f "$file" ] && together+=("$file"); done
   done
 fi
-[ ${#inputs[@]} -gt 0 ] || { echo "valgrind: $name: no inputs (run Fuzz/run.sh $name SECONDS first)" >&2; exit 64; }
+count=$((${#alone[@]} + ${#together[@]}))
+[ $count -gt 0 ] || { echo "valgrind: $name: no inputs (run Fuzz/run.sh $name SECONDS first)" >&2; exit 64; }
 
 log=$work/valgrind.log
-echo "valgrind: $name: ${#inputs[@]} inputs" >&2
+: > "$log"
+echo "valgrind: $name: $count inputs" >&2
 status=0
-# Many inputs are more than one command line holds: xargs runs as many processes as it needs.
-printf '%s\0' "${inputs[@]}" | xargs -0 valgrind -q --undef-value-errors=no --error-exitcode=9 \
-  "$work/$name-valgrind" -rss_limit_mb=0 > "$log" 2>&1 || status=$?
+# replay [-n 1] FILE…: the files under valgrind (xargs: as many processes as the command line needs).
+replay() {
+  local each=()
+  [ "$1" = -n ] && { each=(-n 1); shift 2; }
+  printf '%s\0' "$@" | xargs -0 ${each[@]+"${each[@]}"} valgrind -q --undef-value-errors=no \
+    --error-exitcode=9 "$work/$name-valgrind" -rss_limit_mb=0 >> "$log" 2>&1 || status=$?
+}
+[ ${#alone[@]} -eq 0 ] || replay -n 1 "${alone[@]}"
+[ ${#together[@]} -eq 0 ] || replay "${together[@]}"
 # valgrind's reports follow the "Running: FILE" line of the input that made them.
 faulty=$(awk '/^Running: / { input = substr($0, 10) } /^==[0-9]+== (Invalid|Source and destination overlap|Mismatched|Syscall param)/ { print input }' "$log" | sort -u)
 ran=$(grep -c '^Running: ' "$log" || true)

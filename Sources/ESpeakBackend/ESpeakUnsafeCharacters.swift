@@ -5,21 +5,27 @@
 /// symbols) by switching to that alphabet's language (`espeak-ng -x` shows `(hy)`, `(ka)`); for
 /// some of them, which depend on the voice, the library then reads a translator it has freed
 /// (AddressSanitizer and valgrind: heap-use-after-free in its dictionary lookup). That can crash
-/// the process or speak garbage. Measured by `Tools/espeak-scan` with each character alone, under
-/// valgrind, for the voices of the profiles (en, en-us, fr, de, es): every character Unicode
-/// assigns up to ``scannedUnicodeVersion`` (17.0, Swift 6.3's tables) but the private use areas
-/// (none faults in CJK or the supplementary planes): ``scanned``. A code point that version has
-/// not assigned never reaches eSpeak (U+0CDC, Kannada, assigned in 17.0, faults with en-us: a
-/// newer toolchain's characters were never scanned). A voice not
-/// scanned is kept from every character a scanned voice faults on, except its own alphabet's
-/// (``ownAlphabets``), and is selected only if it spoke the survey's text clean that way
-/// (``surveyedVoices``: all 131 voices of Debian 12's eSpeak NG did); a voice installed later,
-/// which nobody checked, is not.
+/// the process or speak garbage. Measured by `Tools/espeak-scan` under valgrind with each
+/// character alone (a lone letter faults as the last word of a clause: the Hangul syllable 아
+/// with fr and de, U+10FB with en-us), for the voices of the profiles (en, en-us, fr, de, es):
+/// every character Unicode assigns up to ``scannedUnicodeVersion`` (17.0, Swift 6.3's tables)
+/// but the private use areas (none faults in CJK or the supplementary planes): ``scanned``. A
+/// code point that version has not assigned never reaches eSpeak (U+0CDC, Kannada, assigned in
+/// 17.0, faults with en-us: a newer toolchain's characters were never scanned).
+///
+/// A voice not scanned is kept from every character a scanned voice faults on, except its own
+/// alphabet's (``ownAlphabets``; each of those voices was scanned on its own alphabet, character
+/// by character, and is kept from what it faults on there, ``ownFaults``: Western Armenian on 19
+/// Armenian letters and signs), and is selected only if it spoke the survey's text clean that
+/// way (``surveyedVoices``: all 131 voices of Debian 12's eSpeak NG did); a voice installed
+/// later, which nobody checked, is not.
 enum ESpeakUnsafeCharacters {
     /// What one voice is kept from: the ranges it faults on, less those of its own alphabet.
     struct Rule: Sendable {
         var unsafe: [ClosedRange<UInt32>]
         var own: [ClosedRange<UInt32>] = []
+        /// What the voice faults on in its own alphabet all the same (``ownFaults``).
+        var ownUnsafe: [ClosedRange<UInt32>] = []
         /// The newest Unicode version whose characters were scanned: a code point assigned
         /// later (a newer toolchain's tables), like one not assigned at all, is unsafe.
         var scannedVersion: Unicode.Version = scannedUnicodeVersion
@@ -29,7 +35,8 @@ enum ESpeakUnsafeCharacters {
             let value = scalar.value
             if value < lowestUnsafe { return false }
             guard let age = scalar.properties.age, age <= scannedVersion else { return true }
-            return contains(value, unsafe) && !contains(value, own)
+            if contains(value, own) { return contains(value, ownUnsafe) }
+            return contains(value, unsafe)
         }
 
         /// True when `scalar` is a letter eSpeak speaks by switching to another language with
@@ -45,12 +52,12 @@ enum ESpeakUnsafeCharacters {
 
     /// The rule for the voice `voice` (an eSpeak voice name, as selected: `en-us+f3`, `gmw/de`;
     /// nil: any voice): a scanned language's own table, else every scanned voice's ranges but
-    /// the voice's own alphabet.
+    /// the voice's own alphabet, of which only what it faults on itself (``ownFaults``).
     static func rule(forVoice voice: String?) -> Rule {
         guard let voice else { return Rule(unsafe: union) }
         let language = language(ofVoice: voice)
         if let ranges = scanned[language] { return Rule(unsafe: ranges) }
-        return Rule(unsafe: union, own: ownAlphabets[language] ?? [])
+        return Rule(unsafe: union, own: ownAlphabets[language] ?? [], ownUnsafe: ownFaults[language] ?? [])
     }
 
     /// True when the installed voice `identifier` (`gmq/sv`) may be selected: a scanned
@@ -108,7 +115,9 @@ enum ESpeakUnsafeCharacters {
 
     /// Below this, no character is unsafe with any voice: the first faulting one, or U+0378,
     /// the first code point Unicode has not assigned.
-    private static let lowestUnsafe: UInt32 = min(union.first?.lowerBound ?? 0x378, 0x378)
+    private static let lowestUnsafe: UInt32 =
+        ([0x378, union.first?.lowerBound] + ownFaults.values.map { $0.first?.lowerBound })
+        .compactMap { $0 }.min() ?? 0x378
 
     /// Binary search of sorted, disjoint ranges.
     static func contains(_ value: UInt32, _ ranges: [ClosedRange<UInt32>]) -> Bool {

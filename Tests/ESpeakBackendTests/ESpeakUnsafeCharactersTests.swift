@@ -105,6 +105,31 @@ struct ESpeakUnsafeCharactersTests {
         }
     }
 
+    /// A voice of an alphabet of its own was scanned on it, character by character: Western
+    /// Armenian reads freed memory on a lone ա (U+0561), է or Ա, which Eastern Armenian speaks
+    /// clean, so hyw is kept from them and hy is not.
+    @Test func aVoiceIsKeptFromWhatItFaultsOnInItsOwnAlphabet() {
+        #expect(ESpeakUnsafeCharacters.ownFaults["hyw"] != nil)
+        #expect(ESpeakLimits.withSafeCharacters("Երևան ա է Ա", voice: "ine/hyw") == "Երև ն      ")
+        #expect(ESpeakLimits.withSafeCharacters("Երևան ա է Ա", voice: "ine/hy") == "Երևան ա է Ա")
+        #expect(ESpeakLimits.withSafeCharacters("ქუჩა", voice: "ccs/ka") == "ქუჩა")
+    }
+
+    /// The first scans tested characters in groups of 32 and only a faulting group one by one;
+    /// a character that faults only as the last word of a text (a lone letter spoken by its
+    /// name) hid in a clean group. Scanned as sentences: en-us faults on U+10FB GEORGIAN
+    /// PARAGRAPH SEPARATOR, and fr and de on the 21 Hangul syllables of a lone vowel (아 … 이),
+    /// which en-us, es and Korean itself speak clean.
+    @Test func charactersThatFaultOnlyAloneAreTakenOut() {
+        #expect(ESpeakLimits.withSafeCharacters("x \u{10FB}", voice: "en-us") == "x  ")
+        for voice in ["fr", "de"] {
+            #expect(ESpeakLimits.withSafeCharacters("서울 아이", voice: voice) == "서울   ", "\(voice)")
+        }
+        for voice in ["en-us", "es", "ko"] {
+            #expect(ESpeakLimits.withSafeCharacters("서울 아이", voice: voice) == "서울 아이", "\(voice)")
+        }
+    }
+
     /// Every voice of Debian 12's eSpeak NG spoke the survey clean; `xml:lang` or `<voice name>`
     /// never selects one nobody checked (installed later): the profile's voice speaks, with a
     /// warning.

@@ -1,18 +1,26 @@
 #!/usr/bin/env python3
 """scan.py VOICE RANGE… (hex, 0370-03FF): characters libespeak-ng 1.51 reads freed memory on, with VOICE.
 
-One valgrind process (probe forks a child per line): groups of GROUP characters first, then each
-character of a faulting group alone. Prints 'VOICE U+XXXX NAME' per fault."""
+One valgrind process (probe forks a child per line): groups of GROUP characters first, each a
+sentence of its own (SEP, '. ': a lone letter faults as the last word of a clause, where eSpeak
+speaks it by its name; the first scans' groups, one clause of words separated by ' ', hid such
+characters, U+10FB with en-us), then each character of a faulting group alone. Prints
+'VOICE U+XXXX NAME' per fault."""
 import subprocess, sys, unicodedata, os, tempfile
 voice = sys.argv[1]
-# A range is hex (0370-03FF), @LOG: the code points a scan log lists (to check them again), or
-# +RANGES: every code point of a file of hex ranges (additions.swift's logs/additions.txt: those
-# Unicode assigned after the version Python's unicodedata knows, which it would skip as unassigned).
+# A range is hex (0370-03FF): its assigned characters, those of Python's unicodedata and those of
+# logs/additions.txt (additions.swift: assigned since, up to the Swift toolchain's version);
+# @LOG: the code points a scan log lists (to check them again); or +RANGES: every code point of a
+# file of hex ranges (+logs/additions.txt scans all that Unicode assigned after Python's version).
+def listed_ranges(path):
+    return [c for line in open(path, encoding='utf-8') if not line.startswith('#')
+            for lo, hi in [line.split('-')] for c in range(int(lo, 16), int(hi, 16) + 1)]
+
+ADDITIONS = set(listed_ranges(os.path.join(os.path.dirname(os.path.abspath(__file__)), 'logs', 'additions.txt')))
 ranges = []
 for argument in sys.argv[2:]:
     if argument.startswith('+'):
-        ranges.append([c for line in open(argument[1:], encoding='utf-8') if not line.startswith('#')
-                       for lo, hi in [line.split('-')] for c in range(int(lo, 16), int(hi, 16) + 1)])
+        ranges.append(listed_ranges(argument[1:]))
     elif argument.startswith('@'):
         listed = sorted({int(line.split()[1][2:], 16) for line in open(argument[1:], encoding='utf-8')
                          if len(line.split()) > 1 and line.split()[1].startswith('U+')})
@@ -21,6 +29,7 @@ for argument in sys.argv[2:]:
         ranges.append(tuple(int(x, 16) for x in argument.split('-')))
 PROBE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "probe")
 group = int(os.environ.get('GROUP', '32'))
+separator = os.environ.get('SEP', '. ')
 mode = ['x'] if os.environ.get('MODE', 'x') == 'x' else []
 
 def probe(lines):
@@ -40,9 +49,9 @@ for chosen in ranges:
         lo, hi, cps = chosen[0], chosen[-1], chosen
     else:
         lo, hi = chosen
-        cps = [c for c in range(lo, hi + 1) if unicodedata.category(chr(c)) not in skip]
+        cps = [c for c in range(lo, hi + 1) if unicodedata.category(chr(c)) not in skip or c in ADDITIONS]
     groups = [cps[i:i + group] for i in range(0, len(cps), group)]
-    bad = [g for g, f in zip(groups, probe([' '.join(chr(c) for c in g) for g in groups])) if f]
+    bad = [g for g, f in zip(groups, probe([separator.join(chr(c) for c in g) for g in groups])) if f]
     found = 0
     for g in bad:
         faults = probe([chr(c) for c in g])

@@ -4,20 +4,23 @@ characters scan.py found faulting with the scanned voices are taken out (as
 ESpeakUnsafeCharacters does for a voice not scanned: all of them but the voice's own alphabet's).
 
 Prints 'clean VOICE' or 'faults VOICE: SAMPLE' per voice."""
-import os, subprocess, sys, tempfile, unicodedata
+import os, subprocess, sys, tempfile
 here = os.path.dirname(os.path.abspath(__file__))
 sys.argv, logs = sys.argv[:1], sys.argv[1:]
-from table import OWN_ALPHABETS, ranges  # noqa: E402
+from table import OWN_ALPHABETS, faults, language, ranges, unassigned  # noqa: E402
 
 union = ranges(logs)[0]
-def language(voice):
-    return voice.split('+')[0].split('/')[-1].lower().replace('_', '-').split('-')[0]
+# What a voice faults on in its own alphabet (logs/own.log, table.py's ownFaults) is taken out too.
+own_log = os.path.join(here, 'logs', 'own.log')
+own_faults = {}
+for scanned_voice, point in faults([own_log] if os.path.exists(own_log) else []):
+    own_faults.setdefault(language(scanned_voice), set()).add(point)
 
 def safe(text, voice):
     mine = OWN_ALPHABETS.get(language(voice), [])
     def unsafe(c):
         v = ord(c)
-        if unicodedata.category(c) == 'Cn':
+        if unassigned(v) or v in own_faults.get(language(voice), ()):
             return True
         return any(lo <= v <= hi for lo, hi in union) and not any(lo <= v <= hi for lo, hi in mine)
     return ''.join(' ' if unsafe(c) else c for c in text)
