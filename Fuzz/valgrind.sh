@@ -20,10 +20,7 @@ corpus=yes
 [ "${1:-}" = --kept ] && { corpus=no; shift; }
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
-command -v valgrind > /dev/null || {
-  SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo
-  $SUDO apt-get update -q && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q valgrind > /dev/null
-}
+command -v valgrind > /dev/null || { echo "valgrind: not installed (make setup installs it)" >&2; exit 69; }
 FUZZ_VARIANT=valgrind Fuzz/run.sh "$name" 0
 work=.build/fuzz/$name
 

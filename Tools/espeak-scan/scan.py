@@ -12,11 +12,8 @@ voice = sys.argv[1]
 # logs/additions.txt (additions.swift: assigned since, up to the Swift toolchain's version);
 # @LOG: the code points a scan log lists (to check them again); or +RANGES: every code point of a
 # file of hex ranges (+logs/additions.txt scans all that Unicode assigned after Python's version).
-def listed_ranges(path):
-    return [c for line in open(path, encoding='utf-8') if not line.startswith('#')
-            for lo, hi in [line.split('-')] for c in range(int(lo, 16), int(hi, 16) + 1)]
-
-ADDITIONS = set(listed_ranges(os.path.join(os.path.dirname(os.path.abspath(__file__)), 'logs', 'additions.txt')))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from table import ASSIGNED_LATER as ADDITIONS, listed_ranges  # noqa: E402
 ranges = []
 for argument in sys.argv[2:]:
     if argument.startswith('+'):

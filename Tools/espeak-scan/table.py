@@ -14,12 +14,17 @@ import os, re, sys, unicodedata
 ADDITIONS = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'logs', 'additions.txt')
 
 
+def listed_ranges(path):
+    """Every code point of a file of hex ranges (`088F-088F`, `#` lines skipped)."""
+    return [c for line in open(path, encoding='utf-8') if not line.startswith('#')
+            for lo, hi in [line.split('-')] for c in range(int(lo, 16), int(hi, 16) + 1)]
+
+
 def additions():
     """The code points of logs/additions.txt, and the newest Unicode version its first line names."""
-    lines = open(ADDITIONS, encoding='utf-8').read().splitlines()
-    version = re.search(r'up to Unicode (\d+)\.(\d+)', lines[0]).groups()
-    points = {c for line in lines[1:] for lo, hi in [line.split('-')] for c in range(int(lo, 16), int(hi, 16) + 1)}
-    return points, tuple(int(part) for part in version)
+    first = open(ADDITIONS, encoding='utf-8').readline()
+    version = re.search(r'up to Unicode (\d+)\.(\d+)', first).groups()
+    return set(listed_ranges(ADDITIONS)), tuple(int(part) for part in version)
 
 
 ASSIGNED_LATER, SCANNED_VERSION = additions()
