@@ -14,12 +14,19 @@ import Foundation
 /// 162 bytes (`a.` × 81), 300 bytes (`a1` × 150) or 2,806 digits are not.
 ///
 /// So every call is cut before it reaches eSpeak: a clause longer than ``maxClauseBytes`` gets a
-/// comma (a clause break to eSpeak) at its last space, or inside a word with no space, and a
-/// phoneme word longer than ``maxPhonemeWordBytes`` is split into words. Each cut is a warning.
+/// comma (a clause break to eSpeak) at its last space, or inside a word with no space, a word
+/// longer than ``maxWordBytes`` gets a space, and a phoneme word longer than
+/// ``maxPhonemeWordBytes`` is split into words. Each cut is a warning.
 /// Navigation prompts never come near: a long instruction's clause is about 60 bytes.
 enum ESpeakLimits {
     /// Most UTF-8 bytes between two clause breaks in text handed to eSpeak.
     static let maxClauseBytes = 150
+    /// Most UTF-8 bytes in one word (between white space) of text handed to eSpeak: English
+    /// rules (which French also uses for such words) let a word stack suffixes (`'s`, `ness`,
+    /// `ings`), and libespeak-ng 1.51 gathers their phonemes into `end_phonemes[200]` with an
+    /// unbounded `strcat`: `s'` × 68 (136 bytes) aborts the process ("buffer overflow detected")
+    /// with en-us and fr, × 66 is clean (eSpeak NG's pull request 2495). 100 bytes leave room.
+    static let maxWordBytes = 100
     /// Most single letters with a dot in a row (`a.b.c.`): eSpeak joins them into one
     /// abbreviation in a 160-byte buffer, across spaces and commas.
     static let maxDottedLetters = 12
@@ -48,13 +55,20 @@ enum ESpeakLimits {
                     + "\(cuts + 1) words"
             )
         }
-        let (text, cuts) = boundedText(input)
-        guard cuts > 0 else { return (input, nil) }
-        return (
-            text,
-            "text with no clause break for more than \(maxClauseBytes) bytes was cut into clauses "
-                + "(\(cuts) comma\(cuts == 1 ? "" : "s") added): eSpeak NG cannot speak longer clauses"
-        )
+        let (text, cuts, wordCuts) = boundedText(input)
+        guard cuts + wordCuts > 0 else { return (input, nil) }
+        var warnings: [String] = []
+        if cuts > 0 {
+            warnings.append(
+                "text with no clause break for more than \(maxClauseBytes) bytes was cut into clauses "
+                    + "(\(cuts) comma\(cuts == 1 ? "" : "s") added): eSpeak NG cannot speak longer clauses")
+        }
+        if wordCuts > 0 {
+            warnings.append(
+                "a word longer than \(maxWordBytes) bytes was split (\(wordCuts) space\(wordCuts == 1 ? "" : "s") "
+                    + "added): eSpeak NG cannot speak longer words")
+        }
+        return (text, warnings.joined(separator: "; "))
     }
 
     /// `text` with a space after a final `..`: eSpeak NG 1.51 reads past the end of a text that
@@ -196,16 +210,19 @@ enum ESpeakLimits {
     /// A clause ends, for this count, only where eSpeak surely ends one: `, ; : ! ?` after a letter
     /// or digit, followed by white space. Beyond ``maxDottedLetters`` single letters with dots in
     /// a row, the dots become spaces (the letters are still spoken); a number of more than
-    /// ``maxDigitRun`` digits gets a space.
-    static func boundedText(_ text: String) -> (text: String, cuts: Int) {
+    /// ``maxDigitRun`` digits gets a space, and so does a word of more than ``maxWordBytes``
+    /// (counted apart, as `wordCuts`).
+    static func boundedText(_ text: String) -> (text: String, cuts: Int, wordCuts: Int) {
         // Too short for any limit.
-        guard text.utf8.count > 2 * maxDottedLetters else { return (text, 0) }
+        guard text.utf8.count > 2 * maxDottedLetters else { return (text, 0, 0) }
         var output = String.UnicodeScalarView()
         var clause: [Unicode.Scalar] = []
         var clauseBytes = 0
         var cuts = 0
         var dottedLetters = 0
         var digitRun = 0
+        var wordBytes = 0
+        var wordCuts = 0
         for original in text.unicodeScalars {
             var scalar = original
             if ("0"..."9").contains(scalar) || (digitRun > 0 && (scalar == "." || scalar == ",")) {
@@ -215,6 +232,7 @@ enum ESpeakLimits {
                     clause.append(" ")
                     clauseBytes += 1
                     digitRun = 1
+                    wordBytes = 0
                     cuts += 1
                 }
             } else {
@@ -236,6 +254,14 @@ enum ESpeakLimits {
                 }
             }
             let size = UTF8.width(scalar)
+            if scalar.properties.isWhitespace {
+                wordBytes = 0
+            } else if wordBytes + size > maxWordBytes {
+                clause.append(" ")
+                clauseBytes += 1
+                wordBytes = 0
+                wordCuts += 1
+            }
             if clauseBytes + size > maxClauseBytes {
                 let cut = breakPoint(in: clause)
                 let kept = Array(clause[cut.resume...])
@@ -244,9 +270,14 @@ enum ESpeakLimits {
                 clause = kept
                 clauseBytes = kept.reduce(0) { $0 + UTF8.width($1) }
                 cuts += 1
+                // The comma ends the word too: what goes on is the end of `kept`.
+                wordBytes = kept.reversed().prefix { !$0.properties.isWhitespace }.reduce(0) {
+                    $0 + UTF8.width($1)
+                }
             }
             clause.append(scalar)
             clauseBytes += size
+            if !scalar.properties.isWhitespace { wordBytes += size }
             if scalar.properties.isWhitespace, endsClause(clause.dropLast()) {
                 output.append(contentsOf: clause)
                 clause = []
@@ -254,7 +285,7 @@ enum ESpeakLimits {
             }
         }
         output.append(contentsOf: clause)
-        return (String(output), cuts)
+        return (String(output), cuts, wordCuts)
     }
 
     /// Where to cut a clause that is too long, so that the comma added follows a letter or digit

@@ -24,6 +24,9 @@ struct ESpeakLimitsTests {
         ("letters and digits, 600 bytes", String(repeating: "a1", count: 300)),
         ("a 1,000-letter word", String(repeating: "a", count: 1000)),
         ("200 digits", String(repeating: "7", count: 200)),
+        // Found with libespeak-ng built with AddressSanitizer (Fuzz/espeak-asan.sh): the
+        // suffixes' phonemes overflow `end_phonemes[200]` (a stack write; Debian's library aborts).
+        ("`s'` stacked 75 times in one word", String(repeating: "s'", count: 75)),
         (
             "dotted letters between commas",
             Array(repeating: String(repeating: "a.", count: 12), count: 8).joined(separator: ", ")
@@ -106,6 +109,8 @@ struct ESpeakLimitsTests {
                     // Between two commas (the breaks the cut adds), at most the clause limit.
                     let clauses = call.components(separatedBy: ", ")
                     #expect(clauses.allSatisfy { $0.utf8.count <= ESpeakLimits.maxClauseBytes }, "\(call)")
+                    let words = call.split { $0.isWhitespace || $0 == "," }
+                    #expect(words.allSatisfy { $0.utf8.count <= ESpeakLimits.maxWordBytes }, "\(call)")
                 }
             }
         }
@@ -160,6 +165,22 @@ struct ESpeakLimitsTests {
         #expect(text.split(separator: " ").map(\.count) == [48, 48, 34])
         let (decimals, _) = ESpeakLimits.bounded(String(repeating: "1.", count: 40), isPhonemeInput: false)
         #expect(decimals.split(separator: " ").allSatisfy { $0.count <= ESpeakLimits.maxDigitRun })
+    }
+
+    @Test func longWordsAreSplitBySpaces() throws {
+        let word = String(repeating: "s'", count: 60)
+        let (text, warning) = ESpeakLimits.bounded("Turn \(word) now", isPhonemeInput: false)
+        let split = "a word longer than 100 bytes was split (1 space added)"
+        #expect(warning?.hasPrefix(split) == true, "\(warning ?? "")")
+        let words = text.split(separator: " ")
+        #expect(words.map(\.utf8.count) == [4, 100, 20, 3])
+        #expect(words.joined() == "Turn\(word)now", "only spaces are added")
+        // French reads such a word with the English rules and faulted the same way.
+        let french = VoiceProfile(id: "fr", locale: "fr-FR", espeakVoice: "fr")
+        let long = String(repeating: "s'", count: 75)
+        let audio = try renderer.render(try SSMLParser().parse("<speak>\(long)</speak>"), voice: french)
+        #expect(audio.duration > 0.5)
+        #expect(audio.warnings.contains { $0.contains("cannot speak longer words") }, "\(audio.warnings)")
     }
 
     @Test func aFinalDoubleDotGetsASpace() {
