@@ -8,15 +8,17 @@
 # stack array ends. This build is compiled with `-fsanitize-recover=address`, so that the known
 # one-byte over-reads of eSpeak 1.51 (Fuzz/README.md) are reported once each and the run goes
 # on to what else an input does (a fault in our own code, built without recovery, still stops
-# it). Replay a corpus through it:
+# it). Fuzz or replay a corpus through it:
 #
-#   LD_LIBRARY_PATH=.build/espeak-asan ASAN_OPTIONS=halt_on_error=0:detect_stack_use_after_return=0 \
-#     .build/fuzz/ssml_render/ssml_render -runs=0 .build/fuzz/ssml_render/corpus
+#   LD_LIBRARY_PATH=$PWD/.build/espeak-asan \
+#   ASAN_OPTIONS=halt_on_error=0:detect_stack_use_after_return=0:symbolize=0 \
+#     Fuzz/run.sh ssml_render 3600
+#   (or .build/fuzz/ssml_render/ssml_render -runs=0 .build/fuzz/ssml_render/corpus to replay)
 #
 # detect_stack_use_after_return=0 keeps eSpeak's frames on the real stack, as in production
-# (on ASan's separate frames a scan past `sbuf` runs into an unmapped page). Fuzzing through it
-# did not work out: 40–140 inputs/s, and libFuzzer timed out (37 and 45 s) on inputs that take
-# 0.3 s alone through the same library, once it was reporting.
+# (on ASan's separate frames a scan past `sbuf` runs into an unmapped page). symbolize=0 leaves
+# the reports' addresses raw (run the input again to read them): symbolizing our large binary
+# in the middle of a run took long enough for libFuzzer to call the input a hang.
 #
 # Only the library is built; the voices and dictionaries stay Debian's (espeak-ng-data 1.51).
 # The clang of the Swift toolchain compiles it, so it uses the runtime swiftc links into the

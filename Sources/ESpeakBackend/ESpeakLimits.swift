@@ -192,10 +192,55 @@ enum ESpeakLimits {
         }
     }
 
-    /// Text as eSpeak NG is handed it with `voice`: cut to its limits, without the characters and
-    /// words it cannot take, and not ending in `..` (phoneme input is only cut).
+    /// `text` with a space before each symbol or punctuation mark beyond ASCII that follows
+    /// anything but white space, a letter or a digit (`.😝` → `. 😝`, `😝😝` → `😝 😝`).
+    ///
+    /// libespeak-ng 1.51 spells such a character inside a word through `LookupLetter` into
+    /// `ph_buf[40]` of `TranslateRules`, and copies the dictionary's text for it there unchecked:
+    /// an emoji whose name is 40 bytes or more (de `😝`, 65; fr `😻`; es `↙`; fr `⁉`) after a
+    /// dot, a bracket or another emoji overflows that stack buffer, and with en-us `😝௳`
+    /// overflows by 156 bytes. After a dot, Indic and Armenian signs (`.৺`, `.௹`, `.՚`) read a
+    /// freed translator instead. Found with libespeak-ng built with AddressSanitizer
+    /// (Fuzz/espeak-asan.sh, 2026-12-03); apart, each is clean.
+    static func withSeparatedSymbols(_ text: String) -> String {
+        func needsSpace(_ scalar: Unicode.Scalar, after previous: Unicode.Scalar) -> Bool {
+            guard !scalar.isASCII, isSymbolOrPunctuation(scalar) else { return false }
+            return !(previous.properties.isWhitespace || isAlphanumeric(previous))
+        }
+        var previous: Unicode.Scalar?
+        guard
+            text.unicodeScalars.contains(where: { scalar in
+                defer { previous = scalar }
+                return previous.map { needsSpace(scalar, after: $0) } ?? false
+            })
+        else { return text }
+        var output = String.UnicodeScalarView()
+        previous = nil
+        for scalar in text.unicodeScalars {
+            if let previous, needsSpace(scalar, after: previous) { output.append(" ") }
+            output.append(scalar)
+            previous = scalar
+        }
+        return String(output)
+    }
+
+    private static func isSymbolOrPunctuation(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .mathSymbol, .currencySymbol, .modifierSymbol, .otherSymbol, .connectorPunctuation,
+            .dashPunctuation, .openPunctuation, .closePunctuation, .initialPunctuation,
+            .finalPunctuation, .otherPunctuation:
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// Text as eSpeak NG is handed it with `voice`: symbols kept apart, cut to its limits,
+    /// without the characters and words it cannot take, and not ending in `..` (phoneme input
+    /// is only cut).
     static func prepared(_ text: String, isPhonemeInput: Bool, voice: String? = nil) -> String {
-        let bounded = bounded(text, isPhonemeInput: isPhonemeInput).input
+        let separated = isPhonemeInput ? text : withSeparatedSymbols(text)
+        let bounded = bounded(separated, isPhonemeInput: isPhonemeInput).input
         guard !isPhonemeInput else { return endingSafely(bounded) }
         return endingSafely(withSafeWords(withSafeCharacters(bounded, voice: voice), voice: voice))
     }

@@ -183,6 +183,25 @@ struct ESpeakLimitsTests {
         #expect(audio.warnings.contains { $0.contains("cannot speak longer words") }, "\(audio.warnings)")
     }
 
+    /// An emoji with a long name after a dot or another emoji overflowed `ph_buf[40]` inside
+    /// libespeak-ng 1.51, and an Indic sign after a dot read freed memory (eSpeak built with
+    /// AddressSanitizer; the inputs are kept in Fuzz/Crashes/ssml_render/): such a character
+    /// gets a space before it unless white space, a letter or a digit comes first.
+    @Test func symbolsAfterPunctuationOrSymbolsAreKeptApart() throws {
+        #expect(ESpeakLimits.withSeparatedSymbols("Turn .😝 now 😝😝") == "Turn . 😝 now 😝 😝")
+        #expect(ESpeakLimits.withSeparatedSymbols("😝௳ .৺ (↙) ,⁉") == "😝 ௳ . ৺ ( ↙) , ⁉")
+        for untouched in ["a😝 1😝 😝", "Take exit 12 → A 7", "l’homme, «Rue»", "+ $ 5 <a>"] {
+            #expect(ESpeakLimits.withSeparatedSymbols(untouched) == untouched)
+        }
+        #expect(ESpeakLimits.prepared(".😝", isPhonemeInput: false, voice: "de") == ". 😝")
+        #expect(ESpeakLimits.prepared("[[.😝]]", isPhonemeInput: true) == "[[.😝]]")
+        let german = VoiceProfile(id: "de", locale: "de-DE", espeakVoice: "de")
+        let ssml = "<speak>Turn .😝 now 😝😝</speak>"
+        let audio = try renderer.render(try SSMLParser().parse(ssml), voice: german)
+        #expect(audio.duration > 1)
+        #expect(audio.samples.contains { abs(Int($0)) > 1000 }, "speech, not silence")
+    }
+
     @Test func aFinalDoubleDotGetsASpace() {
         #expect(ESpeakLimits.endingSafely("Turn left..") == "Turn left.. ")
         #expect(ESpeakLimits.endingSafely("Turn left.") == "Turn left.")
