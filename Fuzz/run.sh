@@ -16,6 +16,9 @@ cd "$root"
 target=Fuzz/Targets/$name.swift
 [ -f "$target" ] || { echo "fuzz: no target $target" >&2; exit 64; }
 SWIFTC=${SWIFTC:-swiftc}
+# Swift's crash handler reads the stack of a crashed target, which AddressSanitizer reports and
+# ends; the handler's helper then waits for ever (Fuzz/README.md). libFuzzer reports crashes.
+export SWIFT_BACKTRACE=${SWIFT_BACKTRACE:-enable=no}
 
 # What the target declares in its header comments (see Fuzz/README.md).
 declared() { sed -n "s|^// fuzz-$1: *||p" "$target" | head -1; }
