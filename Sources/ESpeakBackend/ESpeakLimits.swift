@@ -41,7 +41,10 @@ enum ESpeakLimits {
     /// `espeak-ng -s RATE -w` on sentences, spelled-out digits and abbreviations), so 10.5 / rate.
     static let secondsPerCharacterAtOneWPM = 10.5
 
-    /// `input` as eSpeak can take it: text clauses, or the words of `[[phonemes]]`, cut to size.
+    /// `input` as eSpeak can take it: text with its symbols kept apart and its clauses and words
+    /// cut to size, or the words of `[[phonemes]]` cut to size.
+    ///
+    /// Symbols are kept apart first, so that the cuts (and their warnings) count the spaces added.
     ///
     /// - Returns: the input, and a warning when something was cut.
     static func bounded(_ input: String, isPhonemeInput: Bool) -> (input: String, warning: String?) {
@@ -55,8 +58,9 @@ enum ESpeakLimits {
                     + "\(cuts + 1) words"
             )
         }
-        let (text, cuts, wordCuts) = boundedText(input)
-        guard cuts + wordCuts > 0 else { return (input, nil) }
+        let separated = isPhonemeInput ? input : withSeparatedSymbols(input)
+        let (text, cuts, wordCuts) = boundedText(separated)
+        guard cuts + wordCuts > 0 else { return (separated, nil) }
         var warnings: [String] = []
         if cuts > 0 {
             warnings.append(
@@ -207,21 +211,18 @@ enum ESpeakLimits {
             guard !scalar.isASCII, isSymbolOrPunctuation(scalar) else { return false }
             return !(previous.properties.isWhitespace || isAlphanumeric(previous))
         }
-        var previous: Unicode.Scalar?
-        guard
-            text.unicodeScalars.contains(where: { scalar in
-                defer { previous = scalar }
-                return previous.map { needsSpace(scalar, after: $0) } ?? false
-            })
-        else { return text }
         var output = String.UnicodeScalarView()
-        previous = nil
+        var previous: Unicode.Scalar?
+        var separated = false
         for scalar in text.unicodeScalars {
-            if let previous, needsSpace(scalar, after: previous) { output.append(" ") }
+            if let previous, needsSpace(scalar, after: previous) {
+                output.append(" ")
+                separated = true
+            }
             output.append(scalar)
             previous = scalar
         }
-        return String(output)
+        return separated ? String(output) : text
     }
 
     private static func isSymbolOrPunctuation(_ scalar: Unicode.Scalar) -> Bool {
@@ -239,8 +240,7 @@ enum ESpeakLimits {
     /// without the characters and words it cannot take, and not ending in `..` (phoneme input
     /// is only cut).
     static func prepared(_ text: String, isPhonemeInput: Bool, voice: String? = nil) -> String {
-        let separated = isPhonemeInput ? text : withSeparatedSymbols(text)
-        let bounded = bounded(separated, isPhonemeInput: isPhonemeInput).input
+        let bounded = bounded(text, isPhonemeInput: isPhonemeInput).input
         guard !isPhonemeInput else { return endingSafely(bounded) }
         return endingSafely(withSafeWords(withSafeCharacters(bounded, voice: voice), voice: voice))
     }

@@ -202,6 +202,19 @@ struct ESpeakLimitsTests {
         #expect(audio.samples.contains { abs(Int($0)) > 1000 }, "speech, not silence")
     }
 
+    /// The spaces that keep symbols apart count toward the clause limit, and the cut they cause
+    /// is warned about: seven words of five emoji are 146 bytes, and 174 once separated.
+    @Test func aClauseLongOnlyOnceSymbolsAreApartIsCutWithAWarning() throws {
+        let clause = Array(repeating: String(repeating: "😝", count: 5), count: 7).joined(separator: " ")
+        #expect(clause.utf8.count <= ESpeakLimits.maxClauseBytes)
+        let (text, warning) = ESpeakLimits.bounded(clause, isPhonemeInput: false)
+        #expect(warning?.contains("cut into clauses (1 comma added)") == true, "\(warning ?? "")")
+        #expect(text.filter { $0 == "😝" }.count == 35)
+        #expect(ESpeakLimits.prepared(clause, isPhonemeInput: false) == text)
+        let plan = try renderer.plan(try SSMLParser().parse("<speak>\(clause)</speak>"), voice: english)
+        #expect(plan.warnings.contains { $0.contains("cannot speak longer clauses") }, "\(plan.warnings)")
+    }
+
     @Test func aFinalDoubleDotGetsASpace() {
         #expect(ESpeakLimits.endingSafely("Turn left..") == "Turn left.. ")
         #expect(ESpeakLimits.endingSafely("Turn left.") == "Turn left.")
