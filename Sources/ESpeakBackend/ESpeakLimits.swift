@@ -196,26 +196,36 @@ enum ESpeakLimits {
         }
     }
 
-    /// `text` with a space before each symbol or punctuation mark beyond ASCII that follows
-    /// anything but white space, a letter or a digit (`.😝` → `. 😝`, `😝😝` → `😝 😝`).
+    /// `text` with a space between each symbol, punctuation mark or number sign beyond ASCII
+    /// and a neighbour that is not white space or a Latin letter or digit (`.😝` → `. 😝`,
+    /// `😝😝` → `😝 😝`, `↗,` → `↗ ,`, `۰😝` → `۰ 😝`).
     ///
     /// libespeak-ng 1.51 spells such a character inside a word through `LookupLetter` into
     /// `ph_buf[40]` of `TranslateRules`, and copies the dictionary's text for it there unchecked:
-    /// an emoji whose name is 40 bytes or more (de `😝`, 65; fr `😻`; es `↙`; fr `⁉`) after a
-    /// dot, a bracket or another emoji overflows that stack buffer, and with en-us `😝௳`
-    /// overflows by 156 bytes. After a dot, Indic and Armenian signs (`.৺`, `.௹`, `.՚`) read a
-    /// freed translator instead. Found with libespeak-ng built with AddressSanitizer
-    /// (Fuzz/espeak-asan.sh, 2026-12-03); apart, each is clean.
+    /// an emoji whose name is 40 bytes or more (de `😝`, 65; fr `😻`; es `↙`, `↗`; fr `⁉`) with
+    /// a dot, a comma, a bracket, another emoji or an Arabic-Indic digit before it, or a comma,
+    /// a bracket or `$` after it, overflows that stack buffer, and with en-us `😝௳` overflows by
+    /// 156 bytes. Indic signs and number signs next to punctuation (`.৺`, `.௹`, `৴[`, `(௰`)
+    /// read a freed translator instead (en-us, es). Found with libespeak-ng built with
+    /// AddressSanitizer (Fuzz/espeak-asan.sh, 2026-12-03); apart, and between Latin letters or
+    /// digits, each is clean.
     static func withSeparatedSymbols(_ text: String) -> String {
-        func needsSpace(_ scalar: Unicode.Scalar, after previous: Unicode.Scalar) -> Bool {
-            guard !scalar.isASCII, isSymbolOrPunctuation(scalar) else { return false }
-            return !(previous.properties.isWhitespace || isAlphanumeric(previous))
+        // Found clean beside every symbol: white space and Latin letters and digits (an
+        // Arabic-Indic digit before an emoji overflowed `ph_buf` like punctuation does).
+        func isSafeNeighbour(_ scalar: Unicode.Scalar) -> Bool {
+            if scalar.properties.isWhitespace { return true }
+            let isLatin = scalar.value < 0x250 || (0x1E00...0x1EFF).contains(scalar.value)
+            return isLatin && isAlphanumeric(scalar) && !isSpelledApart(scalar)
+        }
+        func needsSpace(between previous: Unicode.Scalar, and scalar: Unicode.Scalar) -> Bool {
+            isSpelledApart(scalar) && !isSafeNeighbour(previous)
+                || isSpelledApart(previous) && !isSafeNeighbour(scalar)
         }
         var output = String.UnicodeScalarView()
         var previous: Unicode.Scalar?
         var separated = false
         for scalar in text.unicodeScalars {
-            if let previous, needsSpace(scalar, after: previous) {
+            if let previous, needsSpace(between: previous, and: scalar) {
                 output.append(" ")
                 separated = true
             }
@@ -225,11 +235,14 @@ enum ESpeakLimits {
         return separated ? String(output) : text
     }
 
-    private static func isSymbolOrPunctuation(_ scalar: Unicode.Scalar) -> Bool {
+    /// Whether eSpeak NG spells `scalar` by its name when it is part of a word: a symbol, a
+    /// punctuation mark or a number sign (`½`, `৴`, `௰`) beyond ASCII.
+    private static func isSpelledApart(_ scalar: Unicode.Scalar) -> Bool {
+        guard !scalar.isASCII else { return false }
         switch scalar.properties.generalCategory {
         case .mathSymbol, .currencySymbol, .modifierSymbol, .otherSymbol, .connectorPunctuation,
             .dashPunctuation, .openPunctuation, .closePunctuation, .initialPunctuation,
-            .finalPunctuation, .otherPunctuation:
+            .finalPunctuation, .otherPunctuation, .otherNumber:
             return true
         default:
             return false
@@ -335,17 +348,24 @@ enum ESpeakLimits {
 
     /// Where to cut a clause that is too long, so that the comma added follows a letter or digit
     /// (after a dot, eSpeak does not end the clause there): its last space after one (the space
-    /// is replaced), else between two letters or digits inside a word, else at its end. The
-    /// clause is `clause[..<end]`; the next one starts at `resume`.
+    /// is replaced), else between two letters or digits inside a word, else at its end, or just
+    /// before a symbol that ends it (a comma may not touch a symbol spelled by name, see
+    /// `withSeparatedSymbols`). The clause is `clause[..<end]`; the next one starts at `resume`.
     private static func breakPoint(in clause: [Unicode.Scalar]) -> (end: Int, resume: Int) {
         let inner = clause.indices.dropFirst()
+        let isLetterOrDigit = { (scalar: Unicode.Scalar) in isAlphanumeric(scalar) && !isSpelledApart(scalar)
+        }
         if let space = inner.last(where: {
-            clause[$0].properties.isWhitespace && isAlphanumeric(clause[$0 - 1])
+            clause[$0].properties.isWhitespace && isLetterOrDigit(clause[$0 - 1])
         }) {
             return (space, space + 1)
         }
-        if let inside = inner.last(where: { isAlphanumeric(clause[$0]) && isAlphanumeric(clause[$0 - 1]) }) {
+        if let inside = inner.last(where: { isLetterOrDigit(clause[$0]) && isLetterOrDigit(clause[$0 - 1]) })
+        {
             return (inside, inside)
+        }
+        if let last = clause.last, isSpelledApart(last), clause.count > 1 {
+            return (clause.count - 1, clause.count - 1)
         }
         return (clause.count, clause.count)
     }

@@ -183,23 +183,37 @@ struct ESpeakLimitsTests {
         #expect(audio.warnings.contains { $0.contains("cannot speak longer words") }, "\(audio.warnings)")
     }
 
-    /// An emoji with a long name after a dot or another emoji overflowed `ph_buf[40]` inside
-    /// libespeak-ng 1.51, and an Indic sign after a dot read freed memory (eSpeak built with
-    /// AddressSanitizer; the inputs are kept in Fuzz/Crashes/ssml_render/): such a character
-    /// gets a space before it unless white space, a letter or a digit comes first.
-    @Test func symbolsAfterPunctuationOrSymbolsAreKeptApart() throws {
+    /// An emoji with a long name next to punctuation or another emoji overflowed `ph_buf[40]`
+    /// inside libespeak-ng 1.51, and an Indic sign after a dot read freed memory (eSpeak built
+    /// with AddressSanitizer; the inputs are kept in Fuzz/Crashes/ssml_render/): such a character
+    /// gets a space on each side where its neighbour is not white space, a letter or a digit.
+    @Test func symbolsNextToPunctuationOrSymbolsAreKeptApart() throws {
         #expect(ESpeakLimits.withSeparatedSymbols("Turn .😝 now 😝😝") == "Turn . 😝 now 😝 😝")
-        #expect(ESpeakLimits.withSeparatedSymbols("😝௳ .৺ (↙) ,⁉") == "😝 ௳ . ৺ ( ↙) , ⁉")
-        for untouched in ["a😝 1😝 😝", "Take exit 12 → A 7", "l’homme, «Rue»", "+ $ 5 <a>"] {
+        #expect(ESpeakLimits.withSeparatedSymbols("😝௳ .৺ (↙) ,⁉") == "😝 ௳ . ৺ ( ↙ ) , ⁉")
+        #expect(ESpeakLimits.withSeparatedSymbols("3↗[3 ↗, a😝$") == "3↗ [3 ↗ , a😝 $")
+        #expect(ESpeakLimits.withSeparatedSymbols("৴[ (௰ ۰😝 ½½") == "৴ [ ( ௰ ۰ 😝 ½ ½")
+        for untouched in ["a😝 1😝 😝", "Take exit 12 → A 7", "l’homme, «Rue»", "+ $ 5 <a>", "10 m² a৴"] {
             #expect(ESpeakLimits.withSeparatedSymbols(untouched) == untouched)
         }
         #expect(ESpeakLimits.prepared(".😝", isPhonemeInput: false, voice: "de") == ". 😝")
         #expect(ESpeakLimits.prepared("[[.😝]]", isPhonemeInput: true) == "[[.😝]]")
         let german = VoiceProfile(id: "de", locale: "de-DE", espeakVoice: "de")
-        let ssml = "<speak>Turn .😝 now 😝😝</speak>"
+        let ssml = "<speak>Turn .😝 now 😝😝 a😝[</speak>"
         let audio = try renderer.render(try SSMLParser().parse(ssml), voice: german)
         #expect(audio.duration > 1)
         #expect(audio.samples.contains { abs(Int($0)) > 1000 }, "speech, not silence")
+    }
+
+    /// A clause of symbols with no letter to break after is cut before a symbol, so that the
+    /// comma added touches none (`😝,` overflowed eSpeak like the shapes above).
+    @Test func aClauseOfSymbolsIsCutWithTheCommaApart() {
+        // 150 bytes end in an emoji: " " and 30 of them with a space between.
+        let symbols = " " + String(repeating: "😝 ", count: 60)
+        let (text, warning) = ESpeakLimits.bounded(symbols, isPhonemeInput: false)
+        #expect(warning != nil)
+        #expect(text.contains(","))
+        #expect(!text.contains("😝,"), "\(text)")
+        #expect(text.filter { $0 == "😝" }.count == 60)
     }
 
     /// The spaces that keep symbols apart count toward the clause limit, and the cut they cause
