@@ -215,7 +215,7 @@ enum ESpeakLimits {
         func isSafeNeighbour(_ scalar: Unicode.Scalar) -> Bool {
             if scalar.properties.isWhitespace { return true }
             let isLatin = scalar.value < 0x250 || (0x1E00...0x1EFF).contains(scalar.value)
-            return isLatin && isAlphanumeric(scalar) && !isSpelledApart(scalar)
+            return isLatin && isLetterOrDigit(scalar)
         }
         func needsSpace(between previous: Unicode.Scalar, and scalar: Unicode.Scalar) -> Bool {
             isSpelledApart(scalar) && !isSafeNeighbour(previous)
@@ -233,6 +233,12 @@ enum ESpeakLimits {
             previous = scalar
         }
         return separated ? String(output) : text
+    }
+
+    /// Whether `scalar` is a letter or digit eSpeak NG reads as part of a word (not a number
+    /// sign it spells by name).
+    private static func isLetterOrDigit(_ scalar: Unicode.Scalar) -> Bool {
+        isAlphanumeric(scalar) && !isSpelledApart(scalar)
     }
 
     /// Whether eSpeak NG spells `scalar` by its name when it is part of a word: a symbol, a
@@ -353,8 +359,6 @@ enum ESpeakLimits {
     /// `withSeparatedSymbols`). The clause is `clause[..<end]`; the next one starts at `resume`.
     private static func breakPoint(in clause: [Unicode.Scalar]) -> (end: Int, resume: Int) {
         let inner = clause.indices.dropFirst()
-        let isLetterOrDigit = { (scalar: Unicode.Scalar) in isAlphanumeric(scalar) && !isSpelledApart(scalar)
-        }
         if let space = inner.last(where: {
             clause[$0].properties.isWhitespace && isLetterOrDigit(clause[$0 - 1])
         }) {
