@@ -220,6 +220,7 @@ enum ESpeakLimits {
         func needsSpace(between previous: Unicode.Scalar, and scalar: Unicode.Scalar) -> Bool {
             isSpelledApart(scalar) && !isSafeNeighbour(previous)
                 || isSpelledApart(previous) && !isSafeNeighbour(scalar)
+                || isSwitched(scalar, afterSign: previous)
         }
         var output = String.UnicodeScalarView()
         var previous: Unicode.Scalar?
@@ -233,6 +234,32 @@ enum ESpeakLimits {
             previous = scalar
         }
         return separated ? String(output) : text
+    }
+
+    /// Whether `scalar` is a character eSpeak NG hands to another language's translator
+    /// (``ESpeakUnsafeCharacters/languageSwitching``) and `previous` a punctuation mark or
+    /// symbol, or a digit or number sign beyond ASCII of another block.
+    ///
+    /// There libespeak-ng 1.51 switches to that language for the word, whose translator meets
+    /// the sign, switches back to English for it and reads the translator it has just freed:
+    /// `,꣑`, `a-꣑`, `(꣑`, `١꣑` (U+A8D1 SAURASHTRA DIGIT ONE, which eSpeak takes for Korean)
+    /// with en-us, fr, de and es, and Devanagari's danda after `-` (valgrind, Tools/espeak-scan
+    /// with `PREFIX`; the `ssml_render` fuzz target found `!-꣑` through the ASan build,
+    /// 2026-12-04). After white space, a letter or an ASCII digit each is clean.
+    private static func isSwitched(_ scalar: Unicode.Scalar, afterSign previous: Unicode.Scalar) -> Bool {
+        guard ESpeakUnsafeCharacters.contains(scalar.value, ESpeakUnsafeCharacters.languageSwitching) else {
+            return false
+        }
+        switch previous.properties.generalCategory {
+        case .connectorPunctuation, .dashPunctuation, .openPunctuation, .closePunctuation,
+            .initialPunctuation, .finalPunctuation, .otherPunctuation, .mathSymbol, .currencySymbol,
+            .modifierSymbol, .otherSymbol:
+            return true
+        case .decimalNumber, .letterNumber, .otherNumber:
+            return !previous.isASCII && previous.value >> 7 != scalar.value >> 7
+        default:
+            return false
+        }
     }
 
     /// Whether `scalar` is a letter or digit eSpeak NG reads as part of a word (not a number

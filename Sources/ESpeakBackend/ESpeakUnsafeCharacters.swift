@@ -76,6 +76,14 @@ enum ESpeakUnsafeCharacters {
     /// Every range of ``scanned``, merged.
     static let union = merged(scanned.values.joined())
 
+    /// The code points libespeak-ng 1.51 hands to another language's translator: the alphabets
+    /// of its `alphabets` table (tr_languages.c) that name a language (Greek, Armenian, the Indic
+    /// scripts from Devanagari to Sinhala, Georgian, Hangul Jamo) and U+A700–U+D7FF, which it
+    /// takes all for Korean (Latin Extended-D, Syloti Nagri, Saurashtra, Javanese, Meetei Mayek, …).
+    static let languageSwitching: [ClosedRange<UInt32>] = [
+        0x0380...0x03FF, 0x0530...0x058F, 0x0900...0x0DFF, 0x10A0...0x11FF, 0xA700...0xD7FF,
+    ]
+
     /// The alphabets eSpeak NG speaks by switching language (``ownAlphabets``: Greek, Armenian,
     /// the Indic scripts, Georgian, Hangul), merged. A word of one of them must not hold an
     /// apostrophe or the like (``ESpeakLimits/withSafeWords(_:voice:)``): measured with fr, de, es

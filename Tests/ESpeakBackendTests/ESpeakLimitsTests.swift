@@ -89,8 +89,9 @@ struct ESpeakLimitsTests {
         // The voice's own alphabet is not switched to (Greek with el, Hangul with ko).
         #expect(ESpeakLimits.withSafeWords("Σ'Σ 한'한", voice: "el") == "Σ'Σ 한 한")
         #expect(ESpeakLimits.withSafeWords("Σ'Σ 한'한", voice: "ko") == "Σ Σ 한'한")
-        // The fuzz input: Ϲ folds to Σ, then the word's marks go.
-        #expect(ESpeakLimits.prepared("Ϲ'Ϲ%Q%Ϲ%Q%Ϲp", isPhonemeInput: false, voice: "fr") == "Σ Σ Q Σ Q Σ p")
+        // The fuzz input: Ϲ gets a space after each sign (a character eSpeak switches language
+        // for), folds to Σ, then the word's marks go.
+        #expect(ESpeakLimits.prepared("Ϲ'Ϲ%Q%Ϲ%Q%Ϲp", isPhonemeInput: false, voice: "fr") == "Σ  Σ Q  Σ Q  Σ p")
         let french = VoiceProfile(id: "fr", locale: "fr-FR", espeakVoice: "fr")
         let audio = try renderer.render(
             try SSMLParser().parse("<speak>Ϲ'Ϲ%Q%Ϲ%Q%Ϲp, l'Ω'Ω</speak>"), voice: french)
@@ -202,6 +203,30 @@ struct ESpeakLimitsTests {
         let audio = try renderer.render(try SSMLParser().parse(ssml), voice: german)
         #expect(audio.duration > 1)
         #expect(audio.samples.contains { abs(Int($0)) > 1000 }, "speech, not silence")
+    }
+
+    /// A character eSpeak NG hands another language's translator (U+A8D1 SAURASHTRA DIGIT ONE,
+    /// which it takes for Korean; Devanagari's danda) right after a punctuation mark, a sign or
+    /// another script's digit made libespeak-ng 1.51 read the translator it had just freed, with
+    /// every voice (`!-꣑`, the ssml_render fuzz target, kept in Fuzz/Crashes/ssml_render/): it
+    /// gets a space before it there, and after white space, a letter or an ASCII digit none.
+    @Test func aSwitchedCharacterAfterASignIsKeptApart() throws {
+        #expect(ESpeakLimits.withSeparatedSymbols("!-꣑ ,꣑ a-꣑ (꣑ ١꣑ -।") == "!- ꣑ , ꣑ a- ꣑ ( ꣑ ١ ꣑ - ।")
+        #expect(ESpeakLimits.withSeparatedSymbols("x;ꯀ꯱ ꯀ,꯱") == "x; ꯀ꯱ ꯀ, ꯱")
+        for untouched in ["a꣑ 1꣑ ꣑꣑ ꣑-", "서울 아이", "नमस्ते १२३ क्ष", "Σοφία", "ქუჩა", "l'homme, (Rue) ½"] {
+            #expect(ESpeakLimits.withSeparatedSymbols(untouched) == untouched, "\(untouched)")
+        }
+        for voice in ["en-us", "fr", "de", "es"] {
+            #expect(ESpeakLimits.prepared("!-꣑", isPhonemeInput: false, voice: voice) == "!- ꣑", "\(voice)")
+        }
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let kept = try Data(
+            contentsOf: root.appendingPathComponent(
+                "Fuzz/Crashes/ssml_render/en-us-saurashtra-digit-after-a-dash-use-after-free-valgrind"))
+        #expect(String(decoding: kept.dropFirst(), as: UTF8.self) == "!-꣑")
+        let audio = try renderer.render(try SSMLParser().parse("<speak>Exit !-꣑ now</speak>"), voice: english)
+        #expect(audio.duration > 0.5)
     }
 
     /// A clause of symbols with no letter to break after is cut before a symbol, so that the

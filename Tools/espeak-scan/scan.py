@@ -4,7 +4,9 @@
 One valgrind process (probe forks a child per line): groups of GROUP characters first, each a
 sentence of its own (SEP, '. ': a lone letter faults as the last word of a clause, where eSpeak
 speaks it by its name; the first scans' groups, one clause of words separated by ' ', hid such
-characters, U+10FB with en-us), then each character of a faulting group alone. Prints
+characters, U+10FB with en-us), then each character of a faulting group alone. PREFIX (default
+none) goes before each character, groups and alone: `PREFIX=, ` scans `,X` (a digit of the
+Saurashtra script faults only after a punctuation mark, `,꣑` or `-꣑`, with every voice). Prints
 'VOICE U+XXXX NAME' per fault."""
 import subprocess, sys, unicodedata, os, tempfile
 voice = sys.argv[1]
@@ -27,6 +29,7 @@ for argument in sys.argv[2:]:
 PROBE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "probe")
 group = int(os.environ.get('GROUP', '32'))
 separator = os.environ.get('SEP', '. ')
+prefix = os.environ.get('PREFIX', '')
 mode = ['x'] if os.environ.get('MODE', 'x') == 'x' else []
 
 def probe(lines):
@@ -48,14 +51,15 @@ for chosen in ranges:
         lo, hi = chosen
         cps = [c for c in range(lo, hi + 1) if unicodedata.category(chr(c)) not in skip or c in ADDITIONS]
     groups = [cps[i:i + group] for i in range(0, len(cps), group)]
-    bad = [g for g, f in zip(groups, probe([separator.join(chr(c) for c in g) for g in groups])) if f]
+    bad = [g for g, f in zip(groups, probe([separator.join(prefix + chr(c) for c in g) for g in groups])) if f]
     found = 0
     for g in bad:
-        faults = probe([chr(c) for c in g])
+        faults = probe([prefix + chr(c) for c in g])
         for c, f in zip(g, faults):
             if f:
                 found += 1
                 print(f'{voice} U+{c:04X} {unicodedata.name(chr(c), "?")}', flush=True)
         if not any(faults):
             print(f'{voice} context-only fault in U+{g[0]:04X}..U+{g[-1]:04X}', flush=True)
-    print(f'# {voice} {lo:04X}-{hi:04X}: {len(cps)} chars, {found} faulting', flush=True)
+    context = f' after {prefix!r}' if prefix else ''
+    print(f'# {voice} {lo:04X}-{hi:04X}{context}: {len(cps)} chars, {found} faulting', flush=True)
