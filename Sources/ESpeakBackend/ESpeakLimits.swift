@@ -250,16 +250,9 @@ enum ESpeakLimits {
         guard ESpeakUnsafeCharacters.contains(scalar.value, ESpeakUnsafeCharacters.languageSwitching) else {
             return false
         }
-        switch previous.properties.generalCategory {
-        case .connectorPunctuation, .dashPunctuation, .openPunctuation, .closePunctuation,
-            .initialPunctuation, .finalPunctuation, .otherPunctuation, .mathSymbol, .currencySymbol,
-            .modifierSymbol, .otherSymbol:
-            return true
-        case .decimalNumber, .letterNumber, .otherNumber:
-            return !previous.isASCII && previous.value >> 7 != scalar.value >> 7
-        default:
-            return false
-        }
+        if isSign(previous) { return true }
+        let isNumber = [.decimalNumber, .letterNumber, .otherNumber].contains(previous.properties.generalCategory)
+        return isNumber && !previous.isASCII && previous.value >> 7 != scalar.value >> 7
     }
 
     /// Whether `scalar` is a letter or digit eSpeak NG reads as part of a word (not a number
@@ -271,11 +264,15 @@ enum ESpeakLimits {
     /// Whether eSpeak NG spells `scalar` by its name when it is part of a word: a symbol, a
     /// punctuation mark or a number sign (`½`, `৴`, `௰`) beyond ASCII.
     private static func isSpelledApart(_ scalar: Unicode.Scalar) -> Bool {
-        guard !scalar.isASCII else { return false }
+        !scalar.isASCII && (isSign(scalar) || scalar.properties.generalCategory == .otherNumber)
+    }
+
+    /// Whether `scalar` is a punctuation mark or a symbol.
+    private static func isSign(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.properties.generalCategory {
         case .mathSymbol, .currencySymbol, .modifierSymbol, .otherSymbol, .connectorPunctuation,
             .dashPunctuation, .openPunctuation, .closePunctuation, .initialPunctuation,
-            .finalPunctuation, .otherPunctuation, .otherNumber:
+            .finalPunctuation, .otherPunctuation:
             return true
         default:
             return false
