@@ -251,7 +251,8 @@ enum ESpeakLimits {
             return false
         }
         if isSign(previous) { return true }
-        let isNumber = [.decimalNumber, .letterNumber, .otherNumber].contains(previous.properties.generalCategory)
+        let category = previous.properties.generalCategory
+        let isNumber = [.decimalNumber, .letterNumber, .otherNumber].contains(category)
         return isNumber && !previous.isASCII && previous.value >> 7 != scalar.value >> 7
     }
 

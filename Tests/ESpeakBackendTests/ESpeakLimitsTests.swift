@@ -91,7 +91,8 @@ struct ESpeakLimitsTests {
         #expect(ESpeakLimits.withSafeWords("Σ'Σ 한'한", voice: "ko") == "Σ Σ 한'한")
         // The fuzz input: Ϲ gets a space after each sign (a character eSpeak switches language
         // for), folds to Σ, then the word's marks go.
-        #expect(ESpeakLimits.prepared("Ϲ'Ϲ%Q%Ϲ%Q%Ϲp", isPhonemeInput: false, voice: "fr") == "Σ  Σ Q  Σ Q  Σ p")
+        #expect(
+            ESpeakLimits.prepared("Ϲ'Ϲ%Q%Ϲ%Q%Ϲp", isPhonemeInput: false, voice: "fr") == "Σ  Σ Q  Σ Q  Σ p")
         let french = VoiceProfile(id: "fr", locale: "fr-FR", espeakVoice: "fr")
         let audio = try renderer.render(
             try SSMLParser().parse("<speak>Ϲ'Ϲ%Q%Ϲ%Q%Ϲp, l'Ω'Ω</speak>"), voice: french)
