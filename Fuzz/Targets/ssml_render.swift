@@ -17,12 +17,18 @@ import Foundation
     import Glibc
 #endif
 
+/// Set by the report callback when a fault that must end the run was reported and the run went on.
+private nonisolated(unsafe) var faultReported = false
+
 /// Made once, before the first input: through libespeak-ng built with AddressSanitizer and
 /// recovery (Fuzz/espeak-asan.sh, `halt_on_error=0`), a read past a stack or global array inside
 /// eSpeak (its known one-byte over-reads, Fuzz/README.md) is reported and the run goes on, while
-/// any other fault (a write, the heap, freed memory) ends the process, so that libFuzzer keeps
-/// the input (our own code is built without recovery: a report in it ends the run whatever the
-/// callback does). ASan calls the callback with each report; without ASan there is none to install.
+/// any other fault (a write, the heap, freed memory) is noted, and the input aborts once the
+/// render returns, so that libFuzzer keeps it. Not inside the callback: there, without recovery
+/// (Debian's library, whose faults ASan sees at its interceptors), ASan already holds the crash
+/// state, libFuzzer's handler of the abort returns at once, and the input was lost (2026-12-06);
+/// without recovery ASan ends the run after the callback itself, keeping the input. ASan calls
+/// the callback with each report; without ASan there is none to install.
 private let faultsThatEndTheRun: Void = {
     typealias Report = @convention(c) (UnsafePointer<CChar>?) -> Void
     typealias Install = @convention(c) (Report?) -> Void
@@ -33,7 +39,7 @@ private let faultsThatEndTheRun: Void = {
         let isKnownRead =
             (text.contains("stack-buffer-") || text.contains("global-buffer-overflow"))
             && text.contains("\nREAD of size ")
-        if !isKnownRead { abort() }
+        if !isKnownRead { faultReported = true }
     }
 }()
 
@@ -56,5 +62,6 @@ public func fuzzSSMLRender(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CInt 
         if case .audio(let chunk) = event { samples += chunk.count }
         return .continue
     }
+    if faultReported { abort() }
     return 0
 }
