@@ -67,7 +67,10 @@ public struct DriveSimulator: Sendable {
             route: route, synthesizer: speech, phrases: phrases, timing: timing, clock: clock,
             usesServerInstructions: usesServerInstructions, estimate: durationOf, sound: sound)
         let events = Locked<[VoiceController.Event]>([])
-        await controller.setOnEvent { event in events.withLock { $0.append(event) } }
+        await controller.setOnEvent { event in
+            events.withLock { $0.append(event) }
+            if case .suppressed(_, .interrupted) = event { speech.countUnsaid() }
+        }
 
         var recorder = DriveRecorder(motion: motion, latency: timing.outputLatency, track: track)
         var random = SplitMix64(seed: seed)
@@ -98,7 +101,7 @@ public struct DriveSimulator: Sendable {
             }) {
                 if let record = recorder.take(event, at: time) { onSpeak?(record) }
             }
-            await speech.waitForSpeakCalls(recorder.spokenCount)
+            await speech.waitUntilHandedOver(recorder.spokenCount)
             try recorder.take(
                 heard: heard.withLock { list in
                     defer { list = [] }
@@ -107,10 +110,7 @@ public struct DriveSimulator: Sendable {
             updates += 1
             time = Double(updates)
         }
-        if let end = speech.currentEnd {
-            clock.set(end)
-            speech.advance(to: end)
-        }
+        await speech.playOut(recorder.spokenCount)
         await controller.waitUntilIdle()
         try recorder.take(
             heard: heard.withLock { list in
@@ -134,6 +134,8 @@ struct DriveRecorder {
     /// Prompts the controller handed to the synthesizer.
     private(set) var spokenCount = 0
     private var heardCount = 0
+    /// The instruction id of each of `prompts`.
+    private var promptIDs: [UUID] = []
 
     init(motion: DriveMotion, latency: Double, track: DriveAudioTrack?) {
         self.motion = motion
@@ -150,7 +152,14 @@ struct DriveRecorder {
             spokenCount += 1
             let record = record(of: prompt, at: time)
             prompts.append(record)
+            promptIDs.append(prompt.instruction.id)
             return record
+        case .suppressed(let prompt, .interrupted):
+            // Cut before it began: nothing of it is heard, it is not on the timeline.
+            if let index = promptIDs.lastIndex(of: prompt.instruction.id), index >= heardCount {
+                prompts.remove(at: index)
+                promptIDs.remove(at: index)
+            }
         default:
             break
         }

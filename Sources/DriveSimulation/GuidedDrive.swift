@@ -99,8 +99,17 @@ public struct GuidedDrive: Sendable {
             usesServerInstructions: usesServerInstructions, estimate: durationOf, sound: sound)
         await controller.setMode(mode)
         let decided = Locked<[ScheduledPrompt]>([])
+        let unsaid = Locked<Set<UUID>>([])
         await controller.setOnEvent { event in
-            if case .spoke(let prompt) = event { decided.withLock { $0.append(prompt) } }
+            switch event {
+            case .spoke(let prompt):
+                decided.withLock { $0.append(prompt) }
+            case .suppressed(let prompt, .interrupted):
+                unsaid.withLock { _ = $0.insert(prompt.instruction.id) }
+                speech.countUnsaid()
+            default:
+                break
+            }
         }
         var spoken: [(time: Double, prompt: ScheduledPrompt)] = []
         var events: [EventRecord] = []
@@ -152,19 +161,17 @@ public struct GuidedDrive: Sendable {
                 spoken.append((second, prompt))
             }
             // A prompt queued behind one still being said is spoken once that one ends (a later tick).
-            if !speech.isSpeaking { await speech.waitForSpeakCalls(spoken.count) }
+            await speech.waitUntilHandedOver(spoken.count)
             second += 1
         }
-        if feed.wasStopped {
-            speech.stopSpeaking()
-        } else if let finish = speech.currentEnd {
-            clock.set(finish)
-            speech.advance(to: finish)
-        }
+        await speech.playOut(spoken.count, cutting: feed.wasStopped)
         await controller.waitUntilIdle()
         let lengths = heard.withLock { $0 }
         let judge = GuidedDriveSummary.Judge(route: route, line: matcher.line, track: track)
-        let prompts = spoken.enumerated().map { index, item in
+        // What was heard, in order: the prompts cut before they began are not (nor is their time).
+        let unsaidIDs = unsaid.withLock { $0 }
+        let said = spoken.filter { !unsaidIDs.contains($0.prompt.instruction.id) }
+        let prompts = said.enumerated().map { index, item in
             judge.record(
                 item.prompt, at: item.time + timing.outputLatency,
                 heardFor: index < lengths.count ? lengths[index].length : item.prompt.duration)

@@ -101,7 +101,7 @@ public final class SimulatedSpeech: SpeechSynthesizing {
         lengthOf(instruction)
     }
 
-    public func speak(_ instruction: SpokenInstruction) async {
+    nonisolated(nonsending) public func speak(_ instruction: SpokenInstruction) async {
         cut(by: instruction)
         let (hook, isMuted) = state.withLock { ($0.willSpeak, $0.isMuted) }
         guard !isMuted, let spoken = SpeechOverride.resolve(instruction, with: hook) else {
@@ -147,15 +147,38 @@ public final class SimulatedSpeech: SpeechSynthesizing {
         state.withLock { state in state.current.map { $0.start + $0.length } }
     }
 
-    /// Returns once `speak` has been called `count` times.
-    public func waitForSpeakCalls(_ count: Int) async {
+    /// Returns once `count` prompts have reached `speak`, or one is being said.
+    ///
+    /// A prompt the controller queues behind one still being said reaches `speak` only when that
+    /// one ends (`advance(to:)` or a cut): waiting for it before then would wait for ever. Two
+    /// prompts decided in one update (an alert and a turn) are such a pair.
+    public func waitUntilHandedOver(_ count: Int) async {
         await withCheckedContinuation { continuation in
             let isDone = state.withLock { state -> Bool in
-                if state.speakCalls >= count { return true }
+                if state.speakCalls >= count || state.current != nil { return true }
                 state.callWaiters.append((count, continuation))
                 return false
             }
             if isDone { continuation.resume() }
+        }
+    }
+
+    /// Counts a prompt the controller handed over but did not say (cut while it waited,
+    /// `VoiceController.SuppressionReason.interrupted`) as handed over.
+    public func countUnsaid() { countCall() }
+
+    /// Lets every prompt of the `count` decided so far end, those queued included: each heard
+    /// to its end (the clock moved there) or, with `cutting`, cut at once.
+    public func playOut(_ count: Int, cutting: Bool = false) async {
+        while true {
+            await waitUntilHandedOver(count)
+            guard let end = currentEnd else { return }
+            if cutting {
+                stopSpeaking()
+            } else {
+                clock.set(end)
+                advance(to: end)
+            }
         }
     }
 
@@ -180,8 +203,9 @@ public final class SimulatedSpeech: SpeechSynthesizing {
         let ready = state.withLock { state -> [CheckedContinuation<Void, Never>] in
             state.speakCalls += 1
             let calls = state.speakCalls
-            let ready = state.callWaiters.filter { $0.count <= calls }.map(\.continuation)
-            state.callWaiters.removeAll { $0.count <= calls }
+            let isSpeaking = state.current != nil
+            let ready = state.callWaiters.filter { isSpeaking || $0.count <= calls }.map(\.continuation)
+            state.callWaiters.removeAll { isSpeaking || $0.count <= calls }
             return ready
         }
         for continuation in ready { continuation.resume() }

@@ -75,7 +75,7 @@ public final class RecordingSynthesizer: SpeechSynthesizing {
         return renderer.duration(of: Utterance(text: instruction.text))
     }
 
-    public func speak(_ instruction: SpokenInstruction) async {
+    nonisolated(nonsending) public func speak(_ instruction: SpokenInstruction) async {
         let (hook, continuations) = state.withLock { ($0.willSpeak, Array($0.continuations.values)) }
         var spoken = instruction
         switch hook?(instruction) ?? .keep {

@@ -115,7 +115,7 @@ import VoiceGuidanceTesting
             func events() -> AsyncStream<SpeechEvent> { stream }
             func prepare(_ instructions: [SpokenInstruction]) async {}
             func duration(of instruction: SpokenInstruction) async throws -> Double { 0 }
-            func speak(_ instruction: SpokenInstruction) async {
+            nonisolated(nonsending) func speak(_ instruction: SpokenInstruction) async {
                 continuation.yield(.willSpeak(instruction))
                 if !instruction.text.hasSuffix("3") { continuation.yield(.didSpeak(instruction, error: nil)) }
             }

@@ -190,7 +190,7 @@ struct ControllerDrive {
             await controller.update(
                 RouteProgress(
                     time: time, legIndex: 0, stepIndex: step, distanceRemaining: remaining, speed: speed))
-            await speech.waitForSpeakCalls(
+            await speech.waitUntilHandedOver(
                 log.events.filter { if case .spoke = $0 { true } else { false } }.count)
         }
         let events = log.events
@@ -208,6 +208,47 @@ struct ControllerDrive {
         let approach = try #require(heard.withLock { $0 }.first { $0.instruction.text.hasPrefix("In ") })
         #expect(approach.wasCut)
         #expect(approach.length < RoutingSupport.estimate(approach.instruction))
+    }
+
+    /// The sound runs 10 s behind `speak` (a slow sink), so the scheduler believes the depart
+    /// prompt over when an app prompt comes, and the app prompt waits behind it; muting then cuts
+    /// the depart prompt, and the app prompt is never said (before, it was said once the cut one
+    /// ended, muted or not). A turn prompt cutting an alert queued like this drops it the same way.
+    @Test(.timeLimit(.minutes(1))) func mutingDropsAPromptWaitingBehindTheOneBeingSaid() async throws {
+        let route = RoutingSupport.route([(.turn, .left, 3000), (.arrive, nil, 800)])
+        let clock = SimulatedClock()
+        let heard = Locked<[SimulatedSpeech.HeardPrompt]>([])
+        let speech = SimulatedSpeech(
+            clock: clock, outputLatency: 10, lengthOf: RoutingSupport.estimate,
+            onHeard: { prompt in heard.withLock { $0.append(prompt) } })
+        let controller = VoiceController(
+            route: route, synthesizer: speech, phrases: try RoutingSupport.builder(), clock: clock,
+            usesServerInstructions: false, estimate: RoutingSupport.estimate)
+        let log = EventLog()
+        await controller.setOnEvent { log.append($0) }
+        clock.set(1)
+        await controller.update(
+            RouteProgress(time: 1, legIndex: 0, stepIndex: 0, distanceRemaining: 2986, speed: 13.9))
+        await speech.waitUntilHandedOver(1)
+        clock.set(6)
+        let camera = SpokenInstruction(text: "Speed camera ahead")
+        await controller.announce(camera)
+        let handedOver = log.events.compactMap {
+            if case .spoke(let p) = $0 { p.instruction.text } else { nil }
+        }
+        #expect(handedOver == ["Head east on Road 0", "Speed camera ahead"])
+        #expect(speech.isSpeaking)
+
+        await controller.mute()
+        await controller.waitUntilIdle()
+        let said = heard.withLock { $0 }
+        #expect(said.map(\.instruction.text) == ["Head east on Road 0"])
+        #expect(said.first?.wasCut == true)
+        #expect(!speech.isSpeaking)
+        #expect(
+            log.events.contains {
+                if case .suppressed(let p, .interrupted) = $0 { p.instruction.id == camera.id } else { false }
+            })
     }
 
     /// Every prompt is estimated at 30 s, but this synthesizer is done with each at once: the

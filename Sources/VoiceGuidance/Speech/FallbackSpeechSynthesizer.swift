@@ -75,7 +75,7 @@ public final class FallbackSpeechSynthesizer: SpeechSynthesizing {
         throw lastError
     }
 
-    public func speak(_ instruction: SpokenInstruction) async {
+    nonisolated(nonsending) public func speak(_ instruction: SpokenInstruction) async {
         guard let spoken = SpeechOverride.resolve(instruction, with: willSpeak) else {
             hub.emit(.didSpeak(instruction, error: nil))
             return

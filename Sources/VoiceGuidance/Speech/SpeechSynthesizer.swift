@@ -162,7 +162,7 @@ public final class SpeechSynthesizer: SpeechSynthesizing {
 
     // MARK: Speaking
 
-    public func speak(_ instruction: SpokenInstruction) async {
+    nonisolated(nonsending) public func speak(_ instruction: SpokenInstruction) async {
         let requested = ContinuousClock.now
         guard let spoken = SpeechOverride.resolve(instruction, with: willSpeak) else {
             hub.emit(.didSpeak(instruction, error: nil))

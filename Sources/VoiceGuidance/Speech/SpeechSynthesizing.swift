@@ -112,7 +112,13 @@ public protocol SpeechSynthesizing: AnyObject, Sendable {
 
     /// Speaks a prompt, cutting off (with a short fade) whatever is being said; returns when it has
     /// been heard, cut off, or failed. Fires willSpeak, then exactly one didSpeak.
-    func speak(_ instruction: SpokenInstruction) async
+    ///
+    /// A conformer marks it `nonisolated(nonsending)` too and takes the prompt in before it
+    /// first waits: it then runs on the caller's actor until then, and a `stopSpeaking` or
+    /// `interruptSpeaking` the caller sends next cuts this prompt even if none of it has been
+    /// heard yet (`VoiceController` relies on that when a turn prompt cuts an alert it has just
+    /// handed over; without the mark, the call hops first and the cut can come before it).
+    nonisolated(nonsending) func speak(_ instruction: SpokenInstruction) async
 
     /// Finishes the current word, fades out, and ends the current prompt.
     func stopSpeaking()

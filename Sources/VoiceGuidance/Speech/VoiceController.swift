@@ -11,7 +11,8 @@ public actor VoiceController {
     public enum Event: Sendable, Equatable {
         /// A decision of the scheduler, before muting, mode or override apply.
         case decided(AnnouncementDecision)
-        /// A prompt handed to the synthesizer (after any override).
+        /// A prompt handed over to be said (after any override); one cut before the synthesizer
+        /// began it is followed by `suppressed(_, .interrupted)`.
         case spoke(ScheduledPrompt)
         /// A prompt not handed to the synthesizer, and why.
         case suppressed(ScheduledPrompt, SuppressionReason)
@@ -28,6 +29,9 @@ public actor VoiceController {
     /// Why a prompt was not spoken.
     public enum SuppressionReason: String, Sendable, Equatable {
         case muted, alertsOnly, override
+        /// Handed over while another prompt was being said, and cut (by a more important
+        /// prompt, or muting) before that one ended: none of it was said.
+        case interrupted
     }
 
     /// Which prompts are spoken.
@@ -44,6 +48,11 @@ public actor VoiceController {
     private let durations: DurationCache
     private var preparedTarget = -1
     private var lastSpeech: Task<Void, Never>?
+    /// Prompts handed to a speech task whose `speak` has not returned yet.
+    private var unfinishedSpeeches = 0
+    /// Counts the cuts (interruptions and muting): a prompt handed over before one, still
+    /// waiting for the prompt before it to end, is not said.
+    private var cuts = 0
     /// The car's speed at the last progress update (nil before one with a speed).
     private var speed: Double?
     /// True from a reroute until the next prompt (which gets the reroute sound).
@@ -133,6 +142,7 @@ public actor VoiceController {
     public func mute() {
         guard !isMuted else { return }
         isMuted = true
+        cuts += 1
         if synthesizer.isSpeaking || lastSpeech != nil { synthesizer.interruptSpeaking() }
         scheduler.speechDidFinish(at: clock.now)
         emit(.mutedChanged(true))
@@ -231,6 +241,7 @@ public actor VoiceController {
                 emit(.replaced(prompt, with: replacement))
             }
             if let interrupted {
+                cuts += 1
                 synthesizer.interruptSpeaking()
                 emit(.interrupted(interrupted))
             }
@@ -240,15 +251,30 @@ public actor VoiceController {
             var spoken = prompt
             spoken.instruction = instruction
             emit(.spoke(spoken))
-            let previous = lastSpeech
-            let synthesizer = self.synthesizer
-            let promptID = prompt.instruction.id
-            let toSpeak = instruction
-            lastSpeech = Task {
-                await previous?.value
-                await synthesizer.speak(toSpeak)
-                self.speechEnded(promptID)
+            handOver(spoken, promptID: prompt.instruction.id)
+        }
+    }
+
+    /// Hands `spoken` to a speech task, after the prompts handed over before it.
+    ///
+    /// With nothing before it, the task starts on this actor ahead of the next call to it, and
+    /// `speak` takes the prompt in before it first waits: a turn prompt the next update decides
+    /// cuts this one (an alert) at once, however the threads run (awaiting a finished task would
+    /// let that update run first, and this prompt be said in full). A prompt queued behind
+    /// another is not said if a cut came while it waited (`suppressed(_, .interrupted)`).
+    private func handOver(_ spoken: ScheduledPrompt, promptID: UUID) {
+        let previous = unfinishedSpeeches > 0 ? lastSpeech : nil
+        let synthesizer = self.synthesizer
+        let cutsBefore = cuts
+        unfinishedSpeeches += 1
+        lastSpeech = Task {
+            if let previous { await previous.value }
+            if self.cuts == cutsBefore {
+                await synthesizer.speak(spoken.instruction)
+            } else {
+                self.emit(.suppressed(spoken, .interrupted))
             }
+            self.speechEnded(promptID)
         }
     }
 
@@ -266,6 +292,7 @@ public actor VoiceController {
     /// it was cut): if it is the one the scheduler believes is being said, the scheduler learns
     /// that the speech really ended now.
     private func speechEnded(_ promptID: UUID) {
+        unfinishedSpeeches -= 1
         guard scheduler.current?.instruction.id == promptID else { return }
         scheduler.speechDidFinish(at: clock.now)
     }
