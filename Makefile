@@ -1,4 +1,5 @@
 # VoiceGuidance: `make test` and `make run` each work alone on a bare Debian 12 machine with Swift.
+SHELL := /bin/bash
 SWIFT ?= swift
 APT_PACKAGES := libespeak-ng-dev espeak-ng-data espeak-ng libasound2-dev alsa-utils pkg-config \
   libpulse-dev pulseaudio pulseaudio-utils gpsd gpsd-clients python3 valgrind
@@ -6,6 +7,8 @@ BUILD_DIR := build
 # Fuzz targets (Fuzz/Targets/NAME.swift) and how long `make fuzz` runs each, in seconds.
 FUZZ_TARGETS := $(sort $(basename $(notdir $(wildcard Fuzz/Targets/*.swift))))
 FUZZ_SECONDS ?= 300
+# How long `make test` lets the test suites run (they take about 10 minutes on 2 cores).
+TEST_TIMEOUT ?= 2400
 # The targets that call libespeak-ng, which AddressSanitizer cannot see into: `make test` also
 # replays their seeds and kept inputs under valgrind (Fuzz/valgrind.sh).
 FUZZ_VALGRIND_TARGETS := $(sort $(basename $(notdir $(shell grep -l '^// fuzz-needs:.*espeak' Fuzz/Targets/*.swift))))
@@ -39,7 +42,14 @@ format:
 ## (Fuzz/README.md).
 test: setup lint
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build --no-parallel
+	@# Line-buffered, so that a log cut short shows the last test that ran; a hang ends the run
+	@# after TEST_TIMEOUT seconds, with the tests that started and never passed named.
+	@timeout -k 30 $(TEST_TIMEOUT) stdbuf -oL -eL $(SWIFT) test --skip-build --no-parallel \
+	  2>&1 | tee .build/test.log; rc=$${PIPESTATUS[0]}; \
+	if [ $$rc = 124 ] || [ $$rc = 137 ]; then \
+	  echo "make test: the suites ran past $(TEST_TIMEOUT) s and were stopped; started, never ended:" >&2; \
+	  Tools/unfinished-tests .build/test.log >&2; \
+	fi; exit $$rc
 	$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=$(FUZZ_TEST_SECONDS)
 	$(MAKE) --no-print-directory fuzz-valgrind FUZZ_VALGRIND_INPUTS=--kept
 
