@@ -100,6 +100,28 @@ struct ESpeakLimitsTests {
         #expect(audio.samples.contains { abs(Int($0)) > 1000 }, "speech, not silence")
     }
 
+    /// Lone letters joined by dots are one abbreviation to libespeak-ng 1.51; of two alphabets, one
+    /// of which it speaks by switching language (`a . а . ա`), it reads a translator it has freed
+    /// (the ASan build of `Fuzz/espeak-asan.sh`; a sign the filter drops makes the shape too:
+    /// `explain` of `aʹ. аʹ. աʹ.`). Each dot goes right after its letter, a space after it: `X. Y. Z`,
+    /// which is clean; text with no letter of a switching alphabet is left as it is.
+    @Test func lettersOfTwoAlphabetsJoinedByDotsAreKeptApart() throws {
+        #expect(ESpeakLimits.prepared("a . а . ա", isPhonemeInput: false, voice: "en-us") == "a. а. ա")
+        #expect(ESpeakLimits.prepared("a .а .ա", isPhonemeInput: false, voice: "en-us") == "a. а. ա")
+        #expect(ESpeakLimits.prepared("a.а. ա", isPhonemeInput: false, voice: "en-us") == "a. а. ա")
+        #expect(ESpeakLimits.prepared("a . а . ա .", isPhonemeInput: false, voice: "en-us") == "a. а. ա.")
+        // A dot after a word of several letters keeps its place; without a switching alphabet
+        // nothing changes.
+        #expect(ESpeakLimits.withDotsAttached("example.com ա") == "example.com ա")
+        #expect(ESpeakLimits.withDotsAttached("a . b, U.S.A .") == "a . b, U.S.A .")
+        #expect(ESpeakLimits.withDotsAttached("Σ .\n") == "Σ.\n")
+        // The filters make the shape of a sign they drop (explain's text: U+0374 after a letter).
+        #expect(ESpeakLimits.withSafeWords("a . а . ա\u{374}.", voice: "en-us") == "a . а . ա .")
+        let audio = try renderer.render(try SSMLParser().parse("<speak>a . а . ա .</speak>"), voice: english)
+        #expect(audio.duration > 0.3)
+        #expect(audio.samples.contains { abs(Int($0)) > 1000 }, "speech, not silence")
+    }
+
     @Test func everyCallIsWithinTheLimits() throws {
         for (_, ssml) in Self.crashingShapes {
             let plan = try renderer.plan(try SSMLParser().parse(ssml), voice: english)
