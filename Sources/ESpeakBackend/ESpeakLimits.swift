@@ -119,7 +119,8 @@ enum ESpeakLimits {
     /// with fr, 2026-12-02). So in a word (between white space) with a letter of such an alphabet,
     /// other than the voice's own, every character but letters, marks, digits and `. , ; : !`
     /// becomes a space, and a space goes between two characters of different alphabets. Latin
-    /// words are left alone (`l'homme`).
+    /// words are left alone (`l'homme`). A Greek letter eSpeak has no rule for
+    /// (``ESpeakUnsafeCharacters/unspokenInWords``, `Ͳθ`) becomes a space too.
     static func withSafeWords(_ text: String, voice: String? = nil) -> String {
         let rule = ESpeakUnsafeCharacters.rule(forVoice: voice)
         guard text.unicodeScalars.contains(where: rule.isSwitched) else { return text }
@@ -235,7 +236,9 @@ enum ESpeakLimits {
                 return nil
             }
             let value = scalar.value
-            if value < 0x250 {
+            if ESpeakUnsafeCharacters.contains(value, ESpeakUnsafeCharacters.unspokenInWords) {
+                return nil
+            } else if value < 0x250 {
                 self = .latin
             } else if (0x300...0x36F).contains(value) {
                 self = .inherited
