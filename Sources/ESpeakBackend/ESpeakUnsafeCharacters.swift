@@ -34,6 +34,7 @@ enum ESpeakUnsafeCharacters {
         func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
             let value = scalar.value
             if value < lowestUnsafe { return false }
+            if contains(value, unsafeWithAnyVoice) { return true }
             guard let age = scalar.properties.age, age <= scannedVersion else { return true }
             if contains(value, own) { return contains(value, ownUnsafe) }
             return contains(value, unsafe)
@@ -91,18 +92,28 @@ enum ESpeakUnsafeCharacters {
     /// that fault in `X'X` (Cyrillic, Hebrew, Arabic, Thai, Greek Extended, CJK and the rest are clean).
     static let switchedAlphabets = merged(ownAlphabets.values.joined())
 
-    /// Letters of the Greek blocks that libespeak-ng 1.51's Greek translator has no rule for.
+    /// Letters and marks of switched alphabets that libespeak-ng 1.51's translator for them has
+    /// no rule for.
     ///
-    /// Inside a Greek word with a letter after it (`Ͳθ`, `αϽβ`, `θͰθ`, `αβϾθγ`) a voice that
-    /// switches to Greek for the word spells it, switches to English for this letter's name and
-    /// then reads the Greek translator it has freed (fr, de and es; AddressSanitizer:
-    /// heap-use-after-free in a dictionary lookup of the next letter, the `memcmp` on the freed
-    /// `el_dict` the `ssml_render` fuzz target met; the ASan build, 2026-12-06, every letter of
-    /// both Greek blocks in 7 shapes). Alone they are clean. ``ESpeakLimits/withSafeWords(_:voice:)``
-    /// drops them from such words.
+    /// Inside a word of that alphabet with a letter after it (`Ͳθ`, `αϽβ`, `θͰθ`, `சௐச`, `ಖಽಖ`,
+    /// the Kannada nukta in `ಕ಼ಖ`, every Georgian capital of Asomtavruli: `აႠბ`, `Ⴭბ`) the voice that switches to the alphabet's language for
+    /// the word spells it, switches to English for this letter's name and then reads the
+    /// translator it has freed (AddressSanitizer: heap-use-after-free in a dictionary lookup of the
+    /// next letter; `Ͳθ` with fr is the `memcmp` on the freed `el_dict` the `ssml_render` fuzz
+    /// target met). Measured with the ASan build (2026-12-06) on every letter and mark of Greek,
+    /// Armenian, Georgian, the Indic scripts and Hangul Jamo in 3 to 7 word shapes, with the five
+    /// voices of the profiles (a fault can depend on the text before it: the sweeps are not
+    /// proof). Alone they are clean. ``ESpeakLimits/withSafeWords(_:voice:)`` drops them from
+    /// such words.
     static let unspokenInWords: [ClosedRange<UInt32>] = [
-        0x0370...0x0373, 0x0376...0x0377, 0x037B...0x037D, 0x03FD...0x03FF, 0x1FBE...0x1FBE,
+        0x0370...0x0373, 0x0376...0x0377, 0x037B...0x037D, 0x03FD...0x03FF, 0x0BD0...0x0BD0,
+        0x0CBC...0x0CBD, 0x10A0...0x10C5, 0x10C7...0x10C7, 0x10CD...0x10CD, 0x1FBE...0x1FBE,
     ]
+
+    /// Characters that fault with every voice in a neighbourhood the character scan does not
+    /// try, made spaces as the scanned ones are: U+0DF4 SINHALA PUNCTUATION KUNDDALIYA before a
+    /// Sinhala word (`෴ ඛ`, en-us, es and en-gb: a freed translator; alone it is clean).
+    static let unsafeWithAnyVoice: [ClosedRange<UInt32>] = [0x0DF4...0x0DF4]
 
     /// The alphabet of ``switchedAlphabets`` that `value` is in, named by its first code point
     /// (Greek's two blocks are one alphabet), or nil.

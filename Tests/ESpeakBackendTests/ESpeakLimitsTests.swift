@@ -122,14 +122,19 @@ struct ESpeakLimitsTests {
         #expect(audio.samples.contains { abs(Int($0)) > 1000 }, "speech, not silence")
     }
 
-    /// A Greek letter libespeak-ng 1.51 has no rule for, inside a Greek word, makes it spell the
-    /// word and read the Greek translator it freed on the next letter (fr, de, es: `Ͳθ`, `αϽβ`,
-    /// the ASan build). Such a letter leaves the word (with the Greek voice it stays).
-    @Test func greekLettersWithoutARuleLeaveGreekWords() throws {
+    /// A letter libespeak-ng 1.51 has no rule for, inside a word of an alphabet it switches
+    /// language for, makes it spell the word and read the translator it freed on the next letter
+    /// (fr, de, es: `Ͳθ`, `αϽβ`; en-us: `சௐச`, `ಖಽಖ`, `ಕ಼ಖ`, every Georgian capital of
+    /// Asomtavruli, `აႠბ`; the ASan build). Such a letter leaves the word (with the voice of its
+    /// own alphabet it stays). `෴` before a Sinhala word faults the same way: a space.
+    @Test func lettersWithoutARuleLeaveSwitchedWords() throws {
         #expect(
             ESpeakLimits.withSafeWords("Ͳθ αϽβ θͰθ αβϾθγ \u{1FBE}θ", voice: "fr") == " θ α β θ θ αβ θγ  θ")
+        #expect(ESpeakLimits.withSafeWords("Ⴭბ சௐச ಖಽಖ ಕ಼ಖ აႠბ", voice: "en-us") == " ბ ச ச ಖ ಖ ಕ ಖ ა ბ")
         #expect(ESpeakLimits.withSafeWords("Ͳθ", voice: "el") == "Ͳθ")
         #expect(ESpeakLimits.withSafeWords("Ͳ", voice: "fr") == " ")
+        #expect(ESpeakLimits.prepared("෴ ඛ", isPhonemeInput: false, voice: "en-us") == "  ඛ")
+        #expect(ESpeakLimits.prepared("෴ ඛ", isPhonemeInput: false, voice: "si") == "  ඛ")
         let french = VoiceProfile(id: "fr", locale: "fr-FR", espeakVoice: "fr")
         let audio = try renderer.render(try SSMLParser().parse("<speak>Ͳθ αϽβ, θ</speak>"), voice: french)
         #expect(audio.duration > 0.3)
