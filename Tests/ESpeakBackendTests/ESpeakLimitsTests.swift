@@ -64,9 +64,7 @@ struct ESpeakLimitsTests {
         #expect(ESpeakLimits.prepared("ϱ..", isPhonemeInput: false, voice: "es") == "ρ.. ")
         #expect(ESpeakLimits.prepared("[[ϱ]]", isPhonemeInput: true) == "[[ϱ]]")
         let spanish = VoiceProfile(id: "es", locale: "es-ES", espeakVoice: "es")
-        let audio = try renderer.render(try SSMLParser().parse("<speak>..ϱςP= ϑ Ϣ</speak>"), voice: spanish)
-        #expect(audio.duration > 0.3)
-        #expect(audio.samples.contains { abs(Int($0)) > 1000 }, "speech, not silence")
+        try expectSpeech("<speak>..ϱςP= ϑ Ϣ</speak>", voice: spanish, longerThan: 0.3)
     }
 
     /// A word eSpeak NG speaks by switching language with an apostrophe, a length mark, a question
@@ -117,9 +115,7 @@ struct ESpeakLimitsTests {
         #expect(ESpeakLimits.withDotsAttached("Σ .\n") == "Σ.\n")
         // The filters make the shape of a sign they drop (explain's text: U+0374 after a letter).
         #expect(ESpeakLimits.withSafeWords("a . а . ա\u{374}.", voice: "en-us") == "a . а . ա .")
-        let audio = try renderer.render(try SSMLParser().parse("<speak>a . а . ա .</speak>"), voice: english)
-        #expect(audio.duration > 0.3)
-        #expect(audio.samples.contains { abs(Int($0)) > 1000 }, "speech, not silence")
+        try expectSpeech("<speak>a . а . ա .</speak>", voice: english, longerThan: 0.3)
     }
 
     /// A letter libespeak-ng 1.51 has no rule for, inside a word of an alphabet it switches
@@ -136,9 +132,7 @@ struct ESpeakLimitsTests {
         #expect(ESpeakLimits.prepared("෴ ඛ", isPhonemeInput: false, voice: "en-us") == "  ඛ")
         #expect(ESpeakLimits.prepared("෴ ඛ", isPhonemeInput: false, voice: "si") == "  ඛ")
         let french = VoiceProfile(id: "fr", locale: "fr-FR", espeakVoice: "fr")
-        let audio = try renderer.render(try SSMLParser().parse("<speak>Ͳθ αϽβ, θ</speak>"), voice: french)
-        #expect(audio.duration > 0.3)
-        #expect(audio.samples.contains { abs(Int($0)) > 1000 }, "speech, not silence")
+        try expectSpeech("<speak>Ͳθ αϽβ, θ</speak>", voice: french, longerThan: 0.3)
     }
 
     @Test func everyCallIsWithinTheLimits() throws {
@@ -242,9 +236,7 @@ struct ESpeakLimitsTests {
         #expect(ESpeakLimits.prepared("[[.😝]]", isPhonemeInput: true) == "[[.😝]]")
         let german = VoiceProfile(id: "de", locale: "de-DE", espeakVoice: "de")
         let ssml = "<speak>Turn .😝 now 😝😝 a😝[</speak>"
-        let audio = try renderer.render(try SSMLParser().parse(ssml), voice: german)
-        #expect(audio.duration > 1)
-        #expect(audio.samples.contains { abs(Int($0)) > 1000 }, "speech, not silence")
+        try expectSpeech(ssml, voice: german, longerThan: 1)
     }
 
     /// A character eSpeak NG hands another language's translator (U+A8D1 SAURASHTRA DIGIT ONE,
@@ -341,5 +333,17 @@ struct ESpeakLimitsTests {
         #expect(
             estimate / audio.duration > 0.6 && estimate / audio.duration < 1.6,
             "\(estimate) vs \(audio.duration)")
+    }
+
+    /// Renders `ssml` with `voice` and expects more than `seconds` of speech, not silence.
+    private func expectSpeech(
+        _ ssml: String, voice: VoiceProfile, longerThan seconds: Double,
+        sourceLocation: Testing.SourceLocation = #_sourceLocation
+    ) throws {
+        let audio = try renderer.render(try SSMLParser().parse(ssml), voice: voice)
+        #expect(audio.duration > seconds, sourceLocation: sourceLocation)
+        #expect(
+            audio.samples.contains { abs(Int($0)) > 1000 }, "speech, not silence",
+            sourceLocation: sourceLocation)
     }
 }
