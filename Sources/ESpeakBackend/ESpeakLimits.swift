@@ -119,8 +119,8 @@ enum ESpeakLimits {
     /// with fr, 2026-12-02). So in a word (between white space) with a letter of such an alphabet,
     /// other than the voice's own, every character but letters, marks, digits and `. , ; : !`
     /// becomes a space, and a space goes between two characters of different alphabets. Latin
-    /// words are left alone (`l'homme`). A Greek letter eSpeak has no rule for
-    /// (``ESpeakUnsafeCharacters/unspokenInWords``, `Ͳθ`) becomes a space too.
+    /// words are left alone (`l'homme`). A letter or mark eSpeak has no rule for
+    /// (``ESpeakUnsafeCharacters/unspokenInWords``: `Ͳθ`, `აႠბ`) becomes a space too.
     static func withSafeWords(_ text: String, voice: String? = nil) -> String {
         let rule = ESpeakUnsafeCharacters.rule(forVoice: voice)
         guard text.unicodeScalars.contains(where: rule.isSwitched) else { return text }

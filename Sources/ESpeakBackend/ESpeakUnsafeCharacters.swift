@@ -96,9 +96,9 @@ enum ESpeakUnsafeCharacters {
     /// no rule for.
     ///
     /// Inside a word of that alphabet with a letter after it (`Ͳθ`, `αϽβ`, `θͰθ`, `சௐச`, `ಖಽಖ`,
-    /// the Kannada nukta in `ಕ಼ಖ`, every Georgian capital of Asomtavruli: `აႠბ`, `Ⴭბ`) the voice that switches to the alphabet's language for
-    /// the word spells it, switches to English for this letter's name and then reads the
-    /// translator it has freed (AddressSanitizer: heap-use-after-free in a dictionary lookup of the
+    /// the Kannada nukta in `ಕ಼ಖ`, every Georgian capital of Asomtavruli: `აႠბ`, `Ⴭბ`) the voice
+    /// that switches to the alphabet's language for the word spells it, switches to English for
+    /// this letter's name and then reads the translator it has freed (AddressSanitizer: heap-use-after-free in a dictionary lookup of the
     /// next letter; `Ͳθ` with fr is the `memcmp` on the freed `el_dict` the `ssml_render` fuzz
     /// target met). Measured with the ASan build (2026-12-06) on every letter and mark of Greek,
     /// Armenian, Georgian, the Indic scripts and Hangul Jamo in 3 to 7 word shapes, with the five
