@@ -98,12 +98,12 @@ enum ESpeakUnsafeCharacters {
     /// Inside a word of that alphabet with a letter after it (`Ͳθ`, `αϽβ`, `θͰθ`, `சௐச`, `ಖಽಖ`,
     /// the Kannada nukta in `ಕ಼ಖ`, every Georgian capital of Asomtavruli: `აႠბ`, `Ⴭბ`) the voice
     /// that switches to the alphabet's language for the word spells it, switches to English for
-    /// this letter's name and then reads the translator it has freed (AddressSanitizer: heap-use-after-free in a dictionary lookup of the
-    /// next letter; `Ͳθ` with fr is the `memcmp` on the freed `el_dict` the `ssml_render` fuzz
-    /// target met). Measured with the ASan build (2026-12-06) on every letter and mark of Greek,
-    /// Armenian, Georgian, the Indic scripts and Hangul Jamo in 3 to 7 word shapes, with the five
-    /// voices of the profiles (a fault can depend on the text before it: the sweeps are not
-    /// proof). Alone they are clean. ``ESpeakLimits/withSafeWords(_:voice:)`` drops them from
+    /// this letter's name and then reads the translator it has freed (AddressSanitizer:
+    /// heap-use-after-free in a dictionary lookup of the next letter; `Ͳθ` with fr is the
+    /// `memcmp` on the freed `el_dict` the `ssml_render` fuzz target met). Measured with the ASan
+    /// build (2026-12-06) on every letter and mark of Greek, Armenian, Georgian, the Indic scripts
+    /// and Hangul Jamo in 3 to 7 word shapes, with the five voices of the profiles (a fault can
+    /// depend on the text before it: the sweeps are not proof). Alone they are clean. ``ESpeakLimits/withSafeWords(_:voice:)`` drops them from
     /// such words.
     static let unspokenInWords: [ClosedRange<UInt32>] = [
         0x0370...0x0373, 0x0376...0x0377, 0x037B...0x037D, 0x03FD...0x03FF, 0x0BD0...0x0BD0,
