@@ -103,8 +103,8 @@ enum ESpeakUnsafeCharacters {
     /// `memcmp` on the freed `el_dict` the `ssml_render` fuzz target met). Measured with the ASan
     /// build (2026-12-06) on every letter and mark of Greek, Armenian, Georgian, the Indic scripts
     /// and Hangul Jamo in 3 to 7 word shapes, with the five voices of the profiles (a fault can
-    /// depend on the text before it: the sweeps are not proof). Alone they are clean. ``ESpeakLimits/withSafeWords(_:voice:)`` drops them from
-    /// such words.
+    /// depend on the text before it: the sweeps are not proof). Alone they are clean.
+    /// ``ESpeakLimits/withSafeWords(_:voice:)`` drops them from such words.
     static let unspokenInWords: [ClosedRange<UInt32>] = [
         0x0370...0x0373, 0x0376...0x0377, 0x037B...0x037D, 0x03FD...0x03FF, 0x0BD0...0x0BD0,
         0x0CBC...0x0CBD, 0x10A0...0x10C5, 0x10C7...0x10C7, 0x10CD...0x10CD, 0x1FBE...0x1FBE,
